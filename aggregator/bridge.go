@@ -1,0 +1,334 @@
+package aggregator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+)
+
+// Refusal is a message of the bridge's own about a call: it reaches the
+// program as ToolError. Every other error reaches it only as a type name.
+type Refusal struct{ Msg string }
+
+func (r *Refusal) Error() string { return r.Msg }
+
+func refuse(format string, args ...any) error {
+	return &Refusal{Msg: fmt.Sprintf(format, args...)}
+}
+
+// forCode turns an error into the text the program may see: a refusal's own
+// message, capped, or only the error's type name.
+func forCode(err error, maxChars int) string {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return truncateRunes(r.Msg, maxChars)
+	}
+	return truncateRunes("host error: "+errorType(err), maxChars)
+}
+
+// errorType names the innermost error's type, never its text.
+func errorType(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			break
+		}
+		err = next
+	}
+	return reflect.TypeOf(err).String()
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// Policy decides which tools of which servers programs may call. Patterns are
+// SERVER (all its tools) or SERVER.TOOL_GLOB (path.Match syntax); a server's
+// own Allow and Deny are tool globs. Deny wins.
+type Policy struct {
+	Allow []string
+	Deny  []string
+}
+
+// Allowed reports whether tool of srv (known to programs as alias) may be called.
+func (p Policy) Allowed(srv discovery.Server, alias, tool string) bool {
+	if matchAny(srv.Deny, tool) || p.matches(p.Deny, srv, alias, tool) {
+		return false
+	}
+	if len(srv.Allow) > 0 && !matchAny(srv.Allow, tool) {
+		return false
+	}
+	return len(p.Allow) == 0 || p.matches(p.Allow, srv, alias, tool)
+}
+
+func (p Policy) matches(patterns []string, srv discovery.Server, alias, tool string) bool {
+	for _, pat := range patterns {
+		if pat == srv.Name || pat == alias {
+			return true
+		}
+		for _, name := range []string{srv.Name, alias} {
+			if ok, _ := path.Match(pat, name+"."+tool); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkedTool is a tool with what the bridge needs to check calls of it.
+type checkedTool struct {
+	RawTool
+	schema      *jsonschema.Schema // nil when schemaErr is set
+	schemaErr   error
+	names       map[string]bool // argument names the schema lists
+	allowsExtra bool            // the schema allows names it does not list
+}
+
+// newCheckedTool compiles the tool's input schema. External references
+// (file or remote) are never loaded.
+func newCheckedTool(server string, t RawTool) *checkedTool {
+	ct := &checkedTool{RawTool: t}
+	raw := t.InputSchema
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage(`{"type":"object"}`)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		ct.schemaErr = fmt.Errorf("input schema of %s.%s: %w", server, t.Name, err)
+		return ct
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(jsonschema.SchemeURLLoader{}) // refuses every external $ref
+	url := "mem://mcp-code-mode/" + pathEscape(server) + "/" + pathEscape(t.Name) + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		ct.schemaErr = fmt.Errorf("input schema of %s.%s: %w", server, t.Name, err)
+		return ct
+	}
+	if ct.schema, err = c.Compile(url); err != nil {
+		ct.schemaErr = fmt.Errorf("input schema of %s.%s: %w", server, t.Name, err)
+	}
+	ct.names, ct.allowsExtra = listedNames(doc)
+	return ct
+}
+
+func pathEscape(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '#' || r == '?' || r == '%' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// listedNames collects the property names a schema lists at the top level
+// (and in its top-level allOf/anyOf/oneOf branches), and whether it allows
+// others: only when it says so, with additionalProperties other than false,
+// or patternProperties.
+func listedNames(doc any) (map[string]bool, bool) {
+	names := map[string]bool{}
+	extra := false
+	var visit func(v any, depth int)
+	visit = func(v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 2 {
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for k := range props {
+				names[k] = true
+			}
+		}
+		if ap, ok := m["additionalProperties"]; ok && ap != false {
+			extra = true
+		}
+		if _, ok := m["patternProperties"]; ok {
+			extra = true
+		}
+		for _, key := range []string{"allOf", "anyOf", "oneOf"} {
+			if list, ok := m[key].([]any); ok {
+				for _, sub := range list {
+					visit(sub, depth+1)
+				}
+			}
+		}
+	}
+	visit(doc, 0)
+	return names, extra
+}
+
+// checkArgs validates one call's arguments: a JSON object within the size
+// limit that the tool's schema accepts and that names nothing the schema
+// does not list (unless the schema allows that).
+func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes int) error {
+	if len(args) > maxBytes {
+		return refuse("arguments of %s.%s are %d bytes, over the %d-byte limit", server, t.Name, len(args), maxBytes)
+	}
+	if t.schemaErr != nil {
+		return refuse("%s.%s cannot be called: its input schema does not compile", server, t.Name)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return refuse("arguments of %s.%s are not JSON", server, t.Name)
+	}
+	obj, ok := inst.(map[string]any)
+	if !ok {
+		return refuse("arguments of %s.%s must be an object (keyword arguments or one dict)", server, t.Name)
+	}
+	if !t.allowsExtra {
+		var unknown []string
+		for k := range obj {
+			if !t.names[k] {
+				unknown = append(unknown, fmt.Sprintf("%q", k))
+			}
+		}
+		if len(unknown) > 0 {
+			return refuse("%s.%s does not take %s", server, t.Name, strings.Join(slices.Sorted(slices.Values(unknown)), ", "))
+		}
+	}
+	if err := t.schema.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return refuse("arguments of %s.%s do not match its schema: %s", server, t.Name, schemaErrorText(ve))
+		}
+		return refuse("arguments of %s.%s do not match its schema", server, t.Name)
+	}
+	return nil
+}
+
+// schemaErrorText is a short, stable, one-line account of the failures.
+func schemaErrorText(ve *jsonschema.ValidationError) string {
+	var parts []string
+	for _, u := range ve.BasicOutput().Errors {
+		if u.Error == nil {
+			continue
+		}
+		msg := u.Error.String()
+		if strings.HasPrefix(msg, "validation failed") || strings.HasPrefix(msg, "doesn't validate with") {
+			continue
+		}
+		loc := u.InstanceLocation
+		if loc == "" {
+			loc = "/"
+		}
+		parts = append(parts, loc+": "+msg)
+	}
+	slices.Sort(parts)
+	if len(parts) == 0 {
+		return "invalid"
+	}
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// budget counts the calls of one run.
+type budget struct {
+	max  int
+	used atomic.Int64
+}
+
+// take reserves one call, or refuses when the run has none left.
+func (b *budget) take() error {
+	if n := b.used.Add(1); n > int64(b.max) {
+		b.used.Add(-1)
+		return refuse("this run has used all %d tool calls it may make", b.max)
+	}
+	return nil
+}
+
+// resultValue turns a tool result into what the program gets: the structured
+// content when there is one, else the text. A tool error becomes a refusal
+// carrying the tool's own text.
+func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (json.RawMessage, error) {
+	if res == nil {
+		return nil, refuse("%s.%s returned no result", server, tool)
+	}
+	var texts []string
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			texts = append(texts, v.Text)
+		case mcp.ImageContent:
+			texts = append(texts, fmt.Sprintf("[image %s, %d bytes of base64]", v.MIMEType, len(v.Data)))
+		case mcp.AudioContent:
+			texts = append(texts, fmt.Sprintf("[audio %s, %d bytes of base64]", v.MIMEType, len(v.Data)))
+		case mcp.ResourceLink:
+			texts = append(texts, fmt.Sprintf("[resource %s]", v.URI))
+		case mcp.EmbeddedResource:
+			if tr, ok := v.Resource.(mcp.TextResourceContents); ok {
+				texts = append(texts, tr.Text)
+			} else {
+				texts = append(texts, "[embedded resource]")
+			}
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if res.IsError {
+		if text == "" {
+			text = "no message"
+		}
+		return nil, refuse("%s.%s failed: %s", server, tool, text)
+	}
+	var value json.RawMessage
+	if len(res.RawStructuredContent) > 0 && string(res.RawStructuredContent) != "null" {
+		value = res.RawStructuredContent
+	} else if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, fmt.Errorf("encode structured result: %w", err)
+		}
+		value = b
+	} else {
+		b, err := json.Marshal(text)
+		if err != nil {
+			return nil, fmt.Errorf("encode text result: %w", err)
+		}
+		value = b
+	}
+	if len(value) > maxBytes {
+		return nil, refuse("the result of %s.%s is %d bytes, over the %d-byte limit; ask for less", server, tool, len(value), maxBytes)
+	}
+	return value, nil
+}
+
+// callError turns a failed forward into what the program may learn.
+func callError(ctx context.Context, server, tool string, limits Limits, err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return refuse("%s.%s timed out after %v", server, tool, limits.CallTimeout)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return refuse("%s.%s was cancelled: the run ended", server, tool)
+	}
+	if errors.Is(err, mcp.ErrInvalidParams) {
+		return refuse("%s.%s failed: the server rejected the request as invalid", server, tool)
+	}
+	return err
+}

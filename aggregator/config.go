@@ -1,0 +1,245 @@
+// Package aggregator is the MCP server of mcp-code-mode: it owns the wrapped
+// servers' lifecycles, runs programs in sandboxes, and checks every call a
+// program makes in its bridge before a wrapped server sees it.
+package aggregator
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/json"
+	"github.com/knadh/koanf/parsers/toml/v2"
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+)
+
+// Limits are every limit a run is held to. DefaultLimits documents the
+// defaults; each can be changed in the config file.
+type Limits struct {
+	Deadline       time.Duration `koanf:"deadline"`         // wall clock per run; the container is killed at it
+	MaxCalls       int           `koanf:"max_calls"`        // tool calls per run
+	CallTimeout    time.Duration `koanf:"call_timeout"`     // per tool call
+	MaxArgBytes    int           `koanf:"max_arg_bytes"`    // JSON size of one call's arguments
+	MaxResultBytes int           `koanf:"max_result_bytes"` // JSON size of one call's result; larger is refused
+	MaxOutputBytes int           `koanf:"max_output_bytes"` // printed output kept (head and tail)
+	StopOutput     int           `koanf:"stop_output"`      // printed output after which the run is stopped
+	MaxErrorChars  int           `koanf:"max_error_chars"`  // length of an error message that reaches the code
+	ServerIdle     time.Duration `koanf:"server_idle"`      // an unused wrapped server is stopped after this
+	ConnectTimeout time.Duration `koanf:"connect_timeout"`  // starting a wrapped server and listing its tools
+
+	MemoryBytes int64   `koanf:"memory_bytes"` // container memory (no swap)
+	CPUs        float64 `koanf:"cpus"`         // container CPUs
+	Pids        int64   `koanf:"pids"`         // container processes
+	OpenFiles   int64   `koanf:"open_files"`   // container open files
+	TmpfsBytes  int64   `koanf:"tmpfs_bytes"`  // size of the container's /tmp
+}
+
+// DefaultLimits returns the limits of PRODUCT.md.
+func DefaultLimits() Limits {
+	spec := sandbox.DefaultSpec()
+	return Limits{
+		Deadline:       90 * time.Second,
+		MaxCalls:       200,
+		CallTimeout:    30 * time.Second,
+		MaxArgBytes:    16 << 10,
+		MaxResultBytes: 64 << 10,
+		MaxOutputBytes: 8 << 10,
+		StopOutput:     1 << 20,
+		MaxErrorChars:  500,
+		ServerIdle:     10 * time.Minute,
+		ConnectTimeout: 60 * time.Second,
+		MemoryBytes:    spec.MemoryBytes,
+		CPUs:           float64(spec.NanoCPUs) / 1e9,
+		Pids:           spec.Pids,
+		OpenFiles:      spec.OpenFiles,
+		TmpfsBytes:     spec.TmpfsBytes,
+	}
+}
+
+// ServerConfig is one server in this program's own config file.
+type ServerConfig struct {
+	Command     string            `koanf:"command"`
+	Args        []string          `koanf:"args"`
+	Env         map[string]string `koanf:"env"`
+	Cwd         string            `koanf:"cwd"`
+	URL         string            `koanf:"url"`
+	Type        string            `koanf:"type"` // stdio, http or sse; inferred when empty
+	Headers     map[string]string `koanf:"headers"`
+	Description string            `koanf:"description"`
+	Allow       []string          `koanf:"allow"`
+	Deny        []string          `koanf:"deny"`
+	Disabled    bool              `koanf:"disabled"`
+}
+
+// Config is everything this program is told: its own config file, then the
+// environment (MCP_CODE_MODE_*), then flags, each overriding the one before.
+type Config struct {
+	Image   string                  `koanf:"image"`   // sandbox image
+	Limits  Limits                  `koanf:"limits"`  // see DefaultLimits
+	Servers map[string]ServerConfig `koanf:"servers"` // servers of this program's own config
+	Allow   []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
+	Deny    []string                `koanf:"deny"`    // SERVER or SERVER.TOOL_GLOB; wins over Allow
+	Env     []string                `koanf:"env"`     // host variables passed to wrapped stdio servers
+	// NoDiscovery ignores MCP client config files.
+	NoDiscovery bool `koanf:"no_discovery"`
+}
+
+// DefaultConfig returns the defaults: the default image and limits, no
+// servers, no policy beyond the limits.
+func DefaultConfig() Config {
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits()}
+}
+
+// EnvPrefix is the prefix of the environment variables that set config keys:
+// MCP_CODE_MODE_IMAGE sets image, MCP_CODE_MODE_LIMITS__DEADLINE sets
+// limits.deadline ("__" separates levels).
+const EnvPrefix = "MCP_CODE_MODE_"
+
+// LoadConfig reads the defaults, then the config file at path (TOML, YAML or
+// JSON by extension; "" for none), then the MCP_CODE_MODE_* variables of
+// environ.
+func LoadConfig(path string, environ []string) (Config, error) {
+	k := koanf.New(".")
+	if path != "" {
+		var parser koanf.Parser
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".toml":
+			parser = toml.Parser()
+		case ".yaml", ".yml":
+			parser = yaml.Parser()
+		case ".json":
+			parser = json.Parser()
+		default:
+			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
+		}
+		if _, err := os.Stat(path); err != nil {
+			return Config{}, fmt.Errorf("config: %w", err)
+		}
+		if err := k.Load(file.Provider(path), parser); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	envs := map[string]string{}
+	for _, kv := range environ {
+		if name, value, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, EnvPrefix) {
+			envs[name] = value
+		}
+	}
+	err := k.Load(env.Provider(".", env.Opt{
+		Prefix: EnvPrefix,
+		EnvironFunc: func() []string {
+			out := make([]string, 0, len(envs))
+			for _, name := range slices.Sorted(maps.Keys(envs)) {
+				out = append(out, name+"="+envs[name])
+			}
+			return out
+		},
+		TransformFunc: func(key, value string) (string, any) {
+			key = strings.ToLower(strings.TrimPrefix(key, EnvPrefix))
+			key = strings.ReplaceAll(key, "__", ".")
+			switch key {
+			case "allow", "deny", "env":
+				return key, strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
+			}
+			return key, value
+		},
+	}), nil)
+	if err != nil {
+		return Config{}, fmt.Errorf("environment: %w", err)
+	}
+	// Decoding onto the defaults keeps every key the sources leave unset.
+	cfg := DefaultConfig()
+	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.Limits.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return cfg, nil
+}
+
+func (l Limits) validate() error {
+	switch {
+	case l.Deadline <= 0:
+		return fmt.Errorf("limits.deadline must be positive, got %v", l.Deadline)
+	case l.CallTimeout <= 0:
+		return fmt.Errorf("limits.call_timeout must be positive, got %v", l.CallTimeout)
+	case l.MaxCalls < 0:
+		return fmt.Errorf("limits.max_calls must not be negative, got %d", l.MaxCalls)
+	case l.MaxArgBytes <= 0 || l.MaxResultBytes <= 0 || l.MaxOutputBytes <= 0 || l.StopOutput <= 0:
+		return fmt.Errorf("limits on sizes must be positive")
+	case l.MaxErrorChars < 20:
+		return fmt.Errorf("limits.max_error_chars must be at least 20, got %d", l.MaxErrorChars)
+	case l.MemoryBytes < 32<<20:
+		return fmt.Errorf("limits.memory_bytes must be at least 32 MiB, got %d", l.MemoryBytes)
+	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
+		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
+	}
+	return nil
+}
+
+// spec returns the container limits.
+func (l Limits) spec(image string) sandbox.Spec {
+	return sandbox.Spec{
+		Image:       image,
+		MemoryBytes: l.MemoryBytes,
+		NanoCPUs:    int64(l.CPUs * 1e9),
+		Pids:        l.Pids,
+		OpenFiles:   l.OpenFiles,
+		TmpfsBytes:  l.TmpfsBytes,
+	}
+}
+
+// ConfiguredServers turns the servers of the config file into discovery
+// servers, sorted by name.
+func (c Config) ConfiguredServers(source string) ([]discovery.Server, error) {
+	var out []discovery.Server
+	for _, name := range slices.Sorted(maps.Keys(c.Servers)) {
+		sc := c.Servers[name]
+		s := discovery.Server{
+			Name: name, Description: sc.Description,
+			Command: sc.Command, Args: sc.Args, Env: sc.Env, Cwd: sc.Cwd,
+			URL: sc.URL, Headers: sc.Headers,
+			Allow: sc.Allow, Deny: sc.Deny, Disabled: sc.Disabled,
+			Source: source + "#servers." + name,
+		}
+		switch {
+		case sc.Type != "":
+			s.Transport = strings.ToLower(sc.Type)
+		case sc.URL != "":
+			s.Transport = discovery.TransportHTTP
+		default:
+			s.Transport = discovery.TransportStdio
+		}
+		if s.Transport == "streamable-http" || s.Transport == "streamable_http" {
+			s.Transport = discovery.TransportHTTP
+		}
+		switch s.Transport {
+		case discovery.TransportStdio:
+			if s.Command == "" {
+				return nil, fmt.Errorf("server %q (%s): stdio server needs a command", name, s.Source)
+			}
+		case discovery.TransportHTTP, discovery.TransportSSE:
+			if s.URL == "" {
+				return nil, fmt.Errorf("server %q (%s): %s server needs a url", name, s.Source, s.Transport)
+			}
+		default:
+			return nil, fmt.Errorf("server %q (%s): unknown type %q (want stdio, http or sse)", name, s.Source, sc.Type)
+		}
+		if s.Disabled {
+			s.Why = "disabled in " + source
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

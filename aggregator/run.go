@@ -1,0 +1,500 @@
+package aggregator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+)
+
+// Engine starts sandbox containers. *sandbox.Engine is the real one.
+type Engine interface {
+	Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error)
+}
+
+// Aggregator serves programs: it owns the configured servers and runs each
+// program in a fresh sandbox, checking every call it makes.
+type Aggregator struct {
+	cfg     Config
+	engine  Engine
+	log     *slog.Logger
+	policy  Policy
+	entries []*entry          // configured servers, sorted by name
+	byName  map[string]*entry // by name and by alias
+	wg      sync.WaitGroup    // sandboxes being removed
+}
+
+// entry is one configured server and its Python alias.
+type entry struct {
+	srv   discovery.Server
+	alias string
+	up    *upstream
+}
+
+// New returns an aggregator over servers. engine may be nil for commands
+// that never run programs. It starts nothing yet.
+func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger) (*Aggregator, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny}, byName: map[string]*entry{}}
+	sorted := slices.SortedFunc(slices.Values(servers), func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
+	var namer stubs.Namer
+	for _, s := range sorted {
+		if _, dup := a.byName[s.Name]; dup {
+			return nil, fmt.Errorf("server %q is configured twice (%s)", s.Name, s.Source)
+		}
+		e := &entry{srv: s, alias: namer.Name(s.Name), up: newUpstream(s, cfg.Env, cfg.Limits, log)}
+		a.entries = append(a.entries, e)
+		a.byName[s.Name] = e
+	}
+	for _, e := range a.entries {
+		if _, taken := a.byName[e.alias]; !taken {
+			a.byName[e.alias] = e
+		}
+	}
+	return a, nil
+}
+
+// Close stops every wrapped server and waits for sandboxes to be removed.
+func (a *Aggregator) Close() {
+	var wg sync.WaitGroup
+	for _, e := range a.entries {
+		wg.Go(e.up.close)
+	}
+	wg.Wait()
+	a.wg.Wait()
+}
+
+// ServerInfo describes one configured server.
+type ServerInfo struct {
+	Name        string   `json:"name"`
+	Alias       string   `json:"alias"`
+	Module      string   `json:"module"`
+	Description string   `json:"description,omitempty"`
+	Transport   string   `json:"transport"`
+	Source      string   `json:"source,omitempty"`
+	Enabled     bool     `json:"enabled"`
+	Why         string   `json:"why,omitempty"`
+	Allow       []string `json:"allow,omitempty"`
+	Deny        []string `json:"deny,omitempty"`
+}
+
+// Servers lists the configured servers, sorted by name.
+func (a *Aggregator) Servers() []ServerInfo {
+	out := make([]ServerInfo, 0, len(a.entries))
+	for _, e := range a.entries {
+		out = append(out, ServerInfo{
+			Name: e.srv.Name, Alias: e.alias, Module: stubs.Module(e.alias), Description: e.srv.Description,
+			Transport: e.srv.Transport, Source: e.srv.Source, Enabled: !e.srv.Disabled, Why: e.srv.Why,
+			Allow: e.srv.Allow, Deny: e.srv.Deny,
+		})
+	}
+	return out
+}
+
+// Request is one program to run.
+type Request struct {
+	Code    string
+	Servers []string      // names or aliases of the servers to load
+	Timeout time.Duration // 0 = the configured deadline; never more than it
+}
+
+// Result is what a run gives back; it is also run_python's structured
+// content.
+type Result struct {
+	Stdout     string   `json:"stdout"`
+	Error      *string  `json:"error"`
+	Truncated  bool     `json:"truncated"`
+	Stopped    bool     `json:"stopped"`
+	Calls      int      `json:"calls"`
+	DurationMS int64    `json:"duration_ms"`
+	Servers    []string `json:"servers"`
+}
+
+// Failed reports whether the run ended with an error.
+func (r Result) Failed() bool { return r.Error != nil }
+
+func (r *Result) fail(format string, args ...any) {
+	if r.Error == nil {
+		msg := fmt.Sprintf(format, args...)
+		r.Error = &msg
+	}
+}
+
+// resolve maps requested names to configured, enabled servers.
+func (a *Aggregator) resolve(names []string) ([]*entry, error) {
+	var out []*entry
+	seen := map[*entry]bool{}
+	for _, n := range names {
+		e, ok := a.byName[n]
+		if !ok {
+			known := make([]string, 0, len(a.entries))
+			for _, e := range a.entries {
+				if !e.srv.Disabled {
+					known = append(known, e.srv.Name)
+				}
+			}
+			if len(known) == 0 {
+				return nil, fmt.Errorf("unknown server %q: no servers are configured", n)
+			}
+			return nil, fmt.Errorf("unknown server %q; configured: %s", n, strings.Join(known, ", "))
+		}
+		if e.srv.Disabled {
+			return nil, fmt.Errorf("server %q is disabled: %s", n, e.srv.Why)
+		}
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// loaded is one server as loaded for a run.
+type loaded struct {
+	*entry
+	sess  *session
+	tools map[string]*checkedTool // allowed tools by MCP name
+}
+
+// Run runs one program and reports what happened. Failures of every kind
+// (unknown servers, a server that does not start, the program's exception,
+// a limit) are in the result's Error; Run itself does not fail.
+func (a *Aggregator) Run(ctx context.Context, req Request) Result {
+	began := time.Now()
+	res := Result{Servers: []string{}}
+	defer func() { res.DurationMS = time.Since(began).Milliseconds() }()
+
+	entries, err := a.resolve(req.Servers)
+	if err != nil {
+		res.fail("%v", err)
+		return res
+	}
+	for _, e := range entries {
+		res.Servers = append(res.Servers, e.srv.Name)
+	}
+	if a.engine == nil {
+		res.fail("no sandbox engine is configured")
+		return res
+	}
+	deadline := a.cfg.Limits.Deadline
+	if req.Timeout > 0 && req.Timeout < deadline {
+		deadline = req.Timeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+
+	// The sandbox and the servers start side by side.
+	var (
+		wg        sync.WaitGroup
+		box       *sandbox.Container
+		boxErr    error
+		mods      = make([]*loaded, len(entries))
+		startErrs = make([]error, len(entries))
+	)
+	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Limits.spec(a.cfg.Image)) })
+	for i, e := range entries {
+		wg.Go(func() {
+			sess, tools, err := e.up.acquire(runCtx)
+			if err != nil {
+				startErrs[i] = err
+				return
+			}
+			mods[i] = a.load(e, sess, tools)
+		})
+	}
+	wg.Wait()
+	defer func() {
+		for _, m := range mods {
+			if m != nil {
+				m.up.release()
+			}
+		}
+	}()
+	if box != nil {
+		defer func() {
+			a.wg.Go(func() {
+				if err := box.Close(); err != nil {
+					a.log.Warn("sandbox cleanup", "err", err)
+				}
+			})
+		}()
+	}
+	if err := errors.Join(startErrs...); err != nil {
+		res.fail("%s", firstLine(err.Error(), 600))
+		return res
+	}
+	if boxErr != nil {
+		res.fail("sandbox: %v", boxErr)
+		return res
+	}
+	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}}
+	for _, m := range mods {
+		s.mods[m.alias] = m
+	}
+	s.execute(ctx, req.Code, mods, deadline, &res)
+	res.Calls = int(s.budget.used.Load())
+	return res
+}
+
+// load builds the run's view of one server: its allowed tools, checked.
+func (a *Aggregator) load(e *entry, sess *session, tools []RawTool) *loaded {
+	m := &loaded{entry: e, sess: sess, tools: map[string]*checkedTool{}}
+	for _, t := range tools {
+		if a.policy.Allowed(e.srv, e.alias, t.Name) {
+			m.tools[t.Name] = newCheckedTool(e.srv.Name, t)
+		}
+	}
+	return m
+}
+
+// module is the runner's description of a loaded server.
+func (m *loaded) module() runner.Module {
+	mod := runner.Module{Alias: m.alias, Module: stubs.Module(m.alias), Server: m.srv.Name, Description: m.srv.Description}
+	var namer stubs.Namer
+	for _, name := range slices.Sorted(maps.Keys(m.tools)) {
+		t := m.tools[name]
+		py := namer.Name(name)
+		st, err := stubs.FromSchema(name, py, t.Description, t.InputSchema)
+		rt := runner.Tool{Name: name, Py: py}
+		if err == nil {
+			rt.Doc = st.Stub()
+			for _, p := range st.Params {
+				rt.Params = append(rt.Params, runner.Param{Name: p.Name, Py: p.Py})
+			}
+		}
+		mod.Tools = append(mod.Tools, rt)
+	}
+	return mod
+}
+
+// runState is one run in progress.
+type runState struct {
+	a      *Aggregator
+	ctx    context.Context // ends at the run's deadline
+	box    *sandbox.Container
+	mods   map[string]*loaded // by alias
+	budget *budget
+
+	writeMu sync.Mutex
+	calls   sync.WaitGroup
+}
+
+func (s *runState) send(v any) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if err := runner.Encode(s.box.Input, v); err != nil {
+		s.a.log.Debug("write to sandbox", "err", err)
+	}
+}
+
+// execute drives the protocol until the program ends or a limit stops it.
+func (s *runState) execute(parent context.Context, code string, mods []*loaded, deadline time.Duration, res *Result) {
+	limits := s.a.cfg.Limits
+	out := newOutput(limits.MaxOutputBytes, limits.StopOutput)
+	outDone := make(chan struct{})
+	go func() {
+		defer close(outDone)
+		_, _ = io.Copy(out, s.box.Output)
+	}()
+	msgs := make(chan runner.Message)
+	readErr := make(chan error, 1)
+	go func() {
+		r := runner.NewReader(s.box.Protocol)
+		for {
+			m, err := r.Next()
+			if err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-s.ctx.Done():
+				readErr <- s.ctx.Err()
+				return
+			}
+		}
+	}()
+
+	modules := make([]runner.Module, 0, len(mods))
+	for _, m := range mods {
+		modules = append(modules, m.module())
+	}
+	s.send(runner.NewStart(code, modules))
+
+	callCtx, cancelCalls := context.WithCancel(s.ctx)
+	defer func() {
+		cancelCalls()
+		s.calls.Wait()
+	}()
+	stop := func(format string, args ...any) {
+		res.Stopped = true
+		res.fail(format, args...)
+		if err := s.box.Kill(context.WithoutCancel(s.ctx)); err != nil {
+			s.a.log.Warn("kill sandbox", "err", err)
+		}
+	}
+	finished := false
+	for !finished {
+		select {
+		case m := <-msgs:
+			switch m.Type {
+			case runner.TypeDone:
+				if m.Error != nil {
+					res.fail("%s", *m.Error)
+				}
+				finished = true
+			case runner.TypeCall:
+				s.calls.Go(func() { s.send(s.call(callCtx, m)) })
+			case runner.TypeRPC:
+				s.calls.Go(func() { s.send(s.rpc(callCtx, m)) })
+			}
+		case err := <-readErr:
+			switch {
+			case errors.Is(err, runner.ErrProtocol):
+				stop("the sandbox broke the protocol and was stopped: %v", err)
+			case s.ctx.Err() != nil:
+				continue // the select below reports it
+			default:
+				stop("the sandbox ended without a result%s", s.exitHint())
+			}
+			finished = true
+		case <-out.stop:
+			stop("the program printed more than %d bytes and was stopped", limits.StopOutput)
+			finished = true
+		case <-s.ctx.Done():
+			if parent.Err() != nil {
+				stop("the run was cancelled")
+			} else {
+				stop("the run exceeded its deadline of %v and was stopped", deadline)
+			}
+			finished = true
+		}
+	}
+	// After the program's end the container exits and its output closes.
+	select {
+	case <-outDone:
+	case <-time.After(2 * time.Second):
+		_ = s.box.Kill(context.WithoutCancel(s.ctx))
+		<-outDone
+	}
+	res.Stdout, res.Truncated = out.result()
+}
+
+func (s *runState) exitHint() string {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 5*time.Second)
+	defer cancel()
+	code, oom, err := s.box.Exit(ctx)
+	switch {
+	case err != nil:
+		return ""
+	case oom:
+		return " (it ran out of memory)"
+	default:
+		return fmt.Sprintf(" (exit status %d)", code)
+	}
+}
+
+// call checks one tool call and forwards it.
+func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
+	limits := s.a.cfg.Limits
+	value, err := s.check(ctx, m)
+	if err != nil {
+		var r *Refusal
+		if !errors.As(err, &r) {
+			s.a.log.Warn("tool call failed", "server", m.Server, "tool", m.Tool, "err", err)
+		}
+		return runner.Failure(m.ID, forCode(err, limits.MaxErrorChars))
+	}
+	return runner.Success(m.ID, value)
+}
+
+func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage, error) {
+	limits := s.a.cfg.Limits
+	mod, ok := s.mods[m.Server]
+	if !ok {
+		return nil, refuse("server %q is not loaded in this run; name it in servers", m.Server)
+	}
+	tool, ok := mod.tools[m.Tool]
+	if !ok {
+		return nil, refuse("%s has no tool %q that this run may call", mod.srv.Name, m.Tool)
+	}
+	if err := tool.checkArgs(mod.srv.Name, m.Args, limits.MaxArgBytes); err != nil {
+		return nil, err
+	}
+	if err := s.budget.take(); err != nil {
+		return nil, err
+	}
+	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
+	cctx, cancel := context.WithTimeout(ctx, limits.CallTimeout)
+	defer cancel()
+	res, err := mod.up.call(cctx, mod.sess, m.Tool, m.Args)
+	if err != nil {
+		if mod.sess.dead.Load() {
+			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
+		}
+		return nil, callError(ctx, mod.srv.Name, m.Tool, limits, err)
+	}
+	return resultValue(mod.srv.Name, m.Tool, res, limits.MaxResultBytes)
+}
+
+// output keeps the head and the tail of what the program prints, and
+// signals once when it passes the stop threshold.
+type output struct {
+	max, stopAt int
+	head        bytes.Buffer
+	tail        tailBuffer
+	total       int
+	stop        chan struct{}
+	mu          sync.Mutex
+}
+
+func newOutput(maxBytes, stopAt int) *output {
+	return &output{max: maxBytes, stopAt: stopAt, tail: tailBuffer{max: maxBytes / 2}, stop: make(chan struct{})}
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	before := o.total
+	o.total += len(p)
+	if room := o.max/2 - o.head.Len(); room > 0 {
+		o.head.Write(p[:min(room, len(p))])
+	}
+	o.tail.Write(p)
+	if before <= o.stopAt && o.total > o.stopAt {
+		close(o.stop)
+	}
+	return len(p), nil
+}
+
+// result returns the kept output and whether some was cut.
+func (o *output) result() (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.total <= o.max {
+		all := o.head.String() + o.tail.String()[max(0, o.head.Len()+o.tail.buf.Len()-o.total):]
+		return strings.ToValidUTF8(all, "\uFFFD"), false
+	}
+	cut := o.total - o.head.Len() - o.tail.buf.Len()
+	s := o.head.String() + fmt.Sprintf("\n[... %d bytes of output not shown ...]\n", cut) + o.tail.String()
+	return strings.ToValidUTF8(s, "\uFFFD"), true
+}
+
+func firstLine(s string, n int) string {
+	return truncateRunes(strings.TrimSpace(s), n)
+}

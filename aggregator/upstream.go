@@ -1,0 +1,358 @@
+package aggregator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+)
+
+// Version is reported to wrapped servers and clients.
+const Version = "0.1.0"
+
+// baseEnv are the host variables every wrapped stdio server gets, as the MCP
+// SDKs do by default; anything else must be named with --env or in the
+// server's own env.
+var baseEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"}
+
+// RawTool is a tool as the server listed it, schemas byte for byte.
+type RawTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+}
+
+// session is one live connection to a wrapped server.
+type session struct {
+	c      *client.Client
+	cancel context.CancelFunc // ends the connection (and a stdio child)
+	pgid   atomic.Int64       // stdio: the child's process group
+	stderr *tailBuffer        // stdio: the end of what the child wrote on stderr
+	dead   atomic.Bool        // the transport failed; start anew on next use
+}
+
+// upstream owns one wrapped server: it starts it on first use, keeps it
+// while it is used, stops it when idle, and restarts it after a crash.
+type upstream struct {
+	srv     discovery.Server
+	passEnv []string
+	limits  Limits
+	log     *slog.Logger
+
+	mu     sync.Mutex
+	sess   *session
+	tools  []RawTool
+	active int
+	idle   *time.Timer
+	closed bool
+	wg     sync.WaitGroup // sessions being closed
+}
+
+func newUpstream(srv discovery.Server, passEnv []string, limits Limits, log *slog.Logger) *upstream {
+	return &upstream{srv: srv, passEnv: passEnv, limits: limits, log: log.With("server", srv.Name)}
+}
+
+// acquire returns a live session and the tool list, starting the server if
+// needed. The caller must call release when its run ends.
+func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.closed {
+		return nil, nil, fmt.Errorf("server %q: shutting down", u.srv.Name)
+	}
+	if u.sess != nil && u.sess.dead.Load() {
+		u.stopLocked("it failed")
+	}
+	if u.sess == nil {
+		sess, tools, err := u.start(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		u.sess, u.tools = sess, tools
+	}
+	u.active++
+	if u.idle != nil {
+		u.idle.Stop()
+	}
+	return u.sess, u.tools, nil
+}
+
+// release marks one user gone; the last one arms the idle timer.
+func (u *upstream) release() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.active--
+	if u.active > 0 || u.sess == nil || u.closed {
+		return
+	}
+	if u.sess.dead.Load() {
+		u.stopLocked("it failed")
+		return
+	}
+	if u.idle == nil {
+		u.idle = time.AfterFunc(u.limits.ServerIdle, u.stopIdle)
+	} else {
+		u.idle.Reset(u.limits.ServerIdle)
+	}
+}
+
+func (u *upstream) stopIdle() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.active == 0 && u.sess != nil {
+		u.stopLocked("idle")
+	}
+}
+
+// close stops the server for good and waits until it is gone.
+func (u *upstream) close() {
+	u.mu.Lock()
+	u.closed = true
+	if u.idle != nil {
+		u.idle.Stop()
+	}
+	if u.sess != nil {
+		u.stopLocked("shutdown")
+	}
+	u.mu.Unlock()
+	u.wg.Wait()
+}
+
+func (u *upstream) stopLocked(why string) {
+	sess := u.sess
+	u.sess = nil
+	u.log.Debug("stopping wrapped server", "why", why)
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		sess.stop()
+	}()
+}
+
+// stop ends the session: a polite close, then the whole process group.
+func (s *session) stop() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = s.c.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+	if pgid := s.pgid.Load(); pgid > 0 {
+		_ = syscall.Kill(-int(pgid), syscall.SIGKILL)
+	}
+	s.cancel()
+	<-done
+}
+
+// start connects to the server, initializes and lists its tools.
+func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
+	began := time.Now()
+	// The session outlives the request that started it.
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sess := &session{cancel: cancel}
+	var err error
+	switch u.srv.Transport {
+	case discovery.TransportStdio, "":
+		sess.stderr = &tailBuffer{max: 4 << 10}
+		sess.c, err = u.stdioClient(life, sess)
+	case discovery.TransportHTTP:
+		sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(u.srv.Headers))
+	case discovery.TransportSSE:
+		sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(u.srv.Headers))
+	default:
+		err = fmt.Errorf("unknown transport %q", u.srv.Transport)
+	}
+	if err == nil {
+		err = sess.c.Start(life)
+	}
+	var tools []RawTool
+	if err == nil {
+		cctx, ccancel := context.WithTimeout(ctx, u.limits.ConnectTimeout)
+		tools, err = u.handshake(cctx, sess.c)
+		ccancel()
+	}
+	if err != nil {
+		if sess.c != nil {
+			sess.stop()
+		} else {
+			cancel()
+		}
+		return nil, nil, fmt.Errorf("start server %q: %w%s", u.srv.Name, err, sess.stderrHint())
+	}
+	sess.c.OnConnectionLost(func(error) { sess.dead.Store(true) })
+	u.log.Debug("wrapped server started", "tools", len(tools), "took", time.Since(began))
+	return sess, tools, nil
+}
+
+func (s *session) stderrHint() string {
+	if s.stderr == nil {
+		return ""
+	}
+	tail := strings.TrimSpace(s.stderr.String())
+	if tail == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(tail, '\n'); i >= 0 && len(tail)-i < 300 {
+		tail = tail[max(0, len(tail)-300):]
+	}
+	return "; its stderr ends: " + strings.ReplaceAll(tail, "\n", " | ")
+}
+
+func (u *upstream) stdioClient(life context.Context, sess *session) (*client.Client, error) {
+	env := u.childEnv()
+	var started *exec.Cmd
+	tr := transport.NewStdioWithOptions(u.srv.Command, nil, u.srv.Args,
+		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Dir = u.srv.Cwd
+			cmd.Env = env
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error {
+				if cmd.Process == nil {
+					return nil
+				}
+				return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			}
+			cmd.WaitDelay = 3 * time.Second
+			started = cmd
+			return cmd, nil
+		}),
+		transport.WithCommandStderrWriter(sess.stderr),
+		transport.WithCommandLogger(slog.New(slog.DiscardHandler)),
+	)
+	c := client.NewClient(tr)
+	// The process starts inside Start; record its group right after.
+	if err := c.Start(life); err != nil {
+		return nil, err
+	}
+	if started != nil && started.Process != nil {
+		sess.pgid.Store(int64(started.Process.Pid))
+	}
+	return c, nil
+}
+
+// childEnv is the environment of a stdio server: the base variables and the
+// passed-through ones from the host, then the server's own.
+func (u *upstream) childEnv() []string {
+	var env []string
+	for _, name := range append(append([]string{}, baseEnv...), u.passEnv...) {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	for k, v := range u.srv.Env {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+func (u *upstream) handshake(ctx context.Context, c *client.Client) ([]RawTool, error) {
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: "mcp-code-mode", Version: Version}
+	// Pinned: an empty version makes the client probe server/discover first,
+	// which costs 5 s against servers that ignore unknown methods.
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	if _, err := c.Initialize(ctx, req); err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	return listToolsRaw(ctx, c)
+}
+
+var rawID atomic.Int64
+
+// listToolsRaw sends tools/list itself so that schemas keep every field
+// (the typed client keeps only a few).
+func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
+	var all []RawTool
+	cursor := ""
+	for range 100 {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		resp, err := c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
+			JSONRPC: mcp.JSONRPC_VERSION,
+			ID:      mcp.NewRequestId("mcm-" + strconv.FormatInt(rawID.Add(1), 10)),
+			Method:  string(mcp.MethodToolsList),
+			Params:  params,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		if resp.Error != nil {
+			return nil, fmt.Errorf("tools/list: %w", resp.Error.AsError())
+		}
+		var page struct {
+			Tools      []RawTool `json:"tools"`
+			NextCursor string    `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(resp.Result, &page); err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		all = append(all, page.Tools...)
+		if page.NextCursor == "" || page.NextCursor == cursor {
+			return all, nil
+		}
+		cursor = page.NextCursor
+	}
+	return nil, errors.New("tools/list: more than 100 pages")
+}
+
+// call forwards one checked call. A transport failure marks the session dead
+// so the next run starts the server anew.
+func (u *upstream) call(ctx context.Context, sess *session, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	req.Params.RawArguments = args
+	res, err := sess.c.CallTool(ctx, req)
+	if err != nil && (errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
+		sess.dead.Store(true)
+	}
+	return res, err
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf bytes.Buffer
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}

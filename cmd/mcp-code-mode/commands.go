@@ -1,0 +1,376 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-code-mode/mcp-code-mode/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+)
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitError{0}
+		}
+		return exitError{2}
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("serve", stderr)
+	httpAddr := c.fs.String("http", "", "serve streamable HTTP at ADDR (path /mcp) instead of stdio")
+	name := c.fs.String("name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
+	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable")
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	var wrapped *discovery.Server
+	if rest := c.fs.Args(); len(rest) > 0 {
+		s := discovery.Server{Name: *name, Transport: discovery.TransportStdio, Command: rest[0], Args: rest[1:], Source: "command line"}
+		if s.Name == "" {
+			s.Name = filepath.Base(rest[0])
+		}
+		// In this mode --allow and --deny name tools of the one server.
+		s.Allow, s.Deny = c.allow, c.deny
+		c.allow, c.deny = nil, nil
+		wrapped = &s
+	}
+	agg, eng, _, err := setup(c, stderr, wrapped)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	defer agg.Close()
+	mcpServer := aggregator.NewMCPServer(agg)
+	if *httpAddr == "" {
+		srv := server.NewStdioServer(mcpServer)
+		err := srv.Listen(ctx, stdin, stdout)
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("stdio: %w", err)
+		}
+		return nil
+	}
+	token := ""
+	if *tokenEnv != "" {
+		token = os.Getenv(*tokenEnv)
+		if token == "" {
+			return fmt.Errorf("--token-env %s: the variable is empty or unset", *tokenEnv)
+		}
+	}
+	host, _, err := net.SplitHostPort(*httpAddr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %w", *httpAddr, err)
+	}
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && token == "" {
+		return fmt.Errorf("--http %s is not a loopback address: set --token-env NAME to require a bearer token", *httpAddr)
+	}
+	handler := server.NewStreamableHTTPServer(mcpServer, server.WithEndpointPath("/mcp"))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", requireToken(token, handler))
+	hs := &http.Server{Addr: *httpAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return hs.Shutdown(sctx)
+	}
+}
+
+// requireToken refuses requests without the bearer token (when one is set).
+func requireToken(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("run", stderr)
+	var names listFlag
+	c.fs.Var(&names, "servers", "servers the program uses (comma-separated or repeated)")
+	timeout := c.fs.Float64("timeout", 0, "seconds before the run is stopped (capped by the deadline)")
+	code := c.fs.String("c", "", "the program's source")
+	asJSON := c.fs.Bool("json", false, "print the structured result as JSON")
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	src := *code
+	switch rest := c.fs.Args(); {
+	case src != "" && len(rest) > 0:
+		return fmt.Errorf("give the program with -c or as a file, not both")
+	case src != "":
+	case len(rest) == 1 && rest[0] == "-":
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		src = string(b)
+	case len(rest) == 1:
+		b, err := os.ReadFile(rest[0])
+		if err != nil {
+			return err
+		}
+		src = string(b)
+	default:
+		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -)")
+		return exitError{2}
+	}
+	agg, eng, _, err := setup(c, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	defer agg.Close()
+	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(*timeout * float64(time.Second))})
+	if *asJSON {
+		if err := writeJSON(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(stdout, res.Stdout)
+		if res.Error != nil {
+			fmt.Fprintln(stderr, *res.Error)
+		}
+	}
+	if res.Failed() {
+		return exitError{1}
+	}
+	return nil
+}
+
+func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("servers", stderr)
+	asJSON := c.fs.Bool("json", false, "print JSON")
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	agg, eng, _, err := setup(c, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	defer agg.Close()
+	list := agg.Servers()
+	if *asJSON {
+		return writeJSON(stdout, list)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSOURCE")
+	for _, s := range list {
+		enabled := "yes"
+		if !s.Enabled {
+			enabled = "no: " + s.Why
+		}
+		policy := "all tools"
+		if len(s.Allow) > 0 {
+			policy = "allow " + strings.Join(s.Allow, ",")
+		}
+		if len(s.Deny) > 0 {
+			policy += "; deny " + strings.Join(s.Deny, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, s.Source)
+	}
+	return tw.Flush()
+}
+
+func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("tools", stderr)
+	asJSON := c.fs.Bool("json", false, "print JSON")
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	agg, eng, _, err := setup(c, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	defer agg.Close()
+	docs, err := agg.Tools(ctx, c.fs.Args())
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, docs)
+	}
+	for _, d := range docs {
+		fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
+	}
+	return nil
+}
+
+func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("search", stderr)
+	asJSON := c.fs.Bool("json", false, "print JSON")
+	limit := c.fs.Int("limit", 5, "how many results")
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	query := strings.Join(c.fs.Args(), " ")
+	if query == "" {
+		fmt.Fprintln(stderr, "usage: mcp-code-mode search [flags] QUERY")
+		return exitError{2}
+	}
+	agg, eng, _, err := setup(c, stderr, nil)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	defer agg.Close()
+	docs, err := agg.Search(ctx, query, *limit, "summary")
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, docs)
+	}
+	for _, d := range docs {
+		fmt.Fprintf(stdout, "%s.%s\t%s\n", d.Server, d.Tool, d.Summary)
+	}
+	return nil
+}
+
+func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build-image", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
+	tag := fs.String("tag", sandbox.DefaultImage, "tag of the image to build")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	e, err := sandbox.New(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	began := time.Now()
+	id, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: *tag, Base: *base, Log: stderr})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "built %s (%s) in %.1fs\n", *tag, shortID(id), time.Since(began).Seconds())
+	return nil
+}
+
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	return id[:min(12, len(id))]
+}
+
+func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	c := newCommon("doctor", stderr)
+	if err := parse(c.fs, args); err != nil {
+		return err
+	}
+	failed := 0
+	report := func(ok bool, what, detail, fix string) {
+		mark := "ok  "
+		if !ok {
+			mark = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(stdout, "[%s] %s: %s\n", mark, what, detail)
+		if !ok && fix != "" {
+			fmt.Fprintf(stdout, "       fix: %s\n", fix)
+		}
+	}
+	cfg, path, err := c.load()
+	if err != nil {
+		report(false, "configuration", err.Error(), "correct the file or variable named above")
+		return exitError{1}
+	}
+	where := path
+	if where == "" {
+		where = "defaults (no config file)"
+	}
+	report(true, "configuration", where, "")
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	e, err := sandbox.New(cctx)
+	cancel()
+	if err != nil {
+		report(false, "container engine", err.Error(), "start Docker (or Podman's API service) and set DOCKER_HOST if it is not at the default socket")
+	} else {
+		defer e.Close()
+		report(true, "container engine", "reachable", "")
+		digest, err := e.ImageRunnerDigest(ctx, cfg.Image)
+		switch {
+		case err != nil:
+			report(false, "sandbox image", err.Error(), "run `mcp-code-mode build-image`")
+		case digest != sandbox.RunnerDigest():
+			report(false, "sandbox image", cfg.Image+" holds an older runner", "run `mcp-code-mode build-image`")
+		default:
+			report(true, "sandbox image", cfg.Image+" is current", "")
+		}
+	}
+	agg, eng, _, err := setup(c, stderr, nil)
+	if err != nil {
+		report(false, "servers", err.Error(), "correct the server entry named above")
+		return exitError{1}
+	}
+	defer eng.Close()
+	defer agg.Close()
+	list := agg.Servers()
+	if len(list) == 0 {
+		report(true, "servers", "none configured; add [servers.NAME] to the config file", "")
+	}
+	for _, s := range list {
+		if !s.Enabled {
+			report(true, "server "+s.Name, "disabled: "+s.Why, "")
+			continue
+		}
+		docs, err := agg.Tools(ctx, []string{s.Name})
+		if err != nil {
+			report(false, "server "+s.Name, err.Error(), "check its command, arguments and environment in "+s.Source)
+			continue
+		}
+		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", len(docs)), "")
+	}
+	if failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+func cmdVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+	fmt.Fprintf(stdout, "mcp-code-mode %s (runner %s)\n", aggregator.Version, runner.Digest()[:12])
+	return nil
+}

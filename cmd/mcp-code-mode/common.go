@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+)
+
+// listFlag is a repeatable flag; commas also separate values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+// common are the flags every command that reads the configuration takes.
+type common struct {
+	config      string
+	noDiscovery bool
+	allow, deny listFlag
+	env         listFlag
+	image       string
+	deadline    time.Duration
+	maxCalls    int
+	logLevel    string
+	fs          *flag.FlagSet
+}
+
+func newCommon(name string, stderr io.Writer) *common {
+	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
+	c.fs.SetOutput(stderr)
+	c.fs.StringVar(&c.config, "config", "", "this program's config file (TOML, YAML or JSON); default $XDG_CONFIG_HOME/mcp-code-mode/config.toml if present")
+	c.fs.BoolVar(&c.noDiscovery, "no-discovery", false, "ignore MCP client config files")
+	c.fs.Var(&c.allow, "allow", "allow only SERVER or SERVER.TOOL_GLOB (repeatable); with serve -- CMD, a TOOL name of that server")
+	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable); wins over --allow")
+	c.fs.Var(&c.env, "env", "pass this host variable to wrapped stdio servers (repeatable)")
+	c.fs.StringVar(&c.image, "image", "", "sandbox image (default "+sandbox.DefaultImage+")")
+	c.fs.DurationVar(&c.deadline, "deadline", 0, "wall-clock limit per run, e.g. 90s")
+	c.fs.IntVar(&c.maxCalls, "max-calls", -1, "tool calls per run")
+	c.fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
+	return c
+}
+
+// defaultConfigPath is the config file used when --config is not given.
+func defaultConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	for _, name := range []string{"config.toml", "config.yaml", "config.yml", "config.json"} {
+		p := filepath.Join(dir, "mcp-code-mode", name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// load reads the configuration (defaults < file < environment < flags).
+func (c *common) load() (aggregator.Config, string, error) {
+	path := c.config
+	if path == "" {
+		path = defaultConfigPath()
+	}
+	cfg, err := aggregator.LoadConfig(path, os.Environ())
+	if err != nil {
+		return cfg, path, err
+	}
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["no-discovery"] {
+		cfg.NoDiscovery = c.noDiscovery
+	}
+	if set["allow"] {
+		cfg.Allow = c.allow
+	}
+	if set["deny"] {
+		cfg.Deny = c.deny
+	}
+	if set["env"] {
+		cfg.Env = c.env
+	}
+	if set["image"] {
+		cfg.Image = c.image
+	}
+	if set["deadline"] {
+		if c.deadline <= 0 {
+			return cfg, path, fmt.Errorf("--deadline must be positive")
+		}
+		cfg.Limits.Deadline = c.deadline
+	}
+	if set["max-calls"] {
+		if c.maxCalls < 0 {
+			return cfg, path, fmt.Errorf("--max-calls must not be negative")
+		}
+		cfg.Limits.MaxCalls = c.maxCalls
+	}
+	return cfg, path, nil
+}
+
+func (c *common) logger(stderr io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// servers gathers the configured servers: this program's config file, and
+// wrapped (from serve -- CMD) when given.
+func servers(cfg aggregator.Config, path string, wrapped *discovery.Server) ([]discovery.Server, error) {
+	if wrapped != nil {
+		return []discovery.Server{*wrapped}, nil
+	}
+	source := path
+	if source == "" {
+		source = "config"
+	}
+	return cfg.ConfiguredServers(source)
+}
+
+// lazyEngine connects to the container engine on first use, so that
+// commands and a server that never run code need no engine, and a server
+// started before the engine recovers when it comes up.
+type lazyEngine struct {
+	log *slog.Logger
+	mu  sync.Mutex
+	e   *sandbox.Engine
+}
+
+func (l *lazyEngine) get(ctx context.Context) (*sandbox.Engine, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.e != nil {
+		return l.e, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	e, err := sandbox.New(cctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w (is Docker or Podman running? see `mcp-code-mode doctor`)", err)
+	}
+	if n, err := e.Sweep(cctx, 24*time.Hour); err != nil {
+		l.log.Warn("sweep of orphaned sandboxes failed", "err", err)
+	} else if n > 0 {
+		l.log.Info("removed orphaned sandboxes", "count", n)
+	}
+	l.e = e
+	return e, nil
+}
+
+// Start implements aggregator.Engine.
+func (l *lazyEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error) {
+	e, err := l.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.Start(ctx, spec)
+}
+
+func (l *lazyEngine) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.e == nil {
+		return nil
+	}
+	return l.e.Close()
+}
+
+// setup loads the configuration and builds the aggregator.
+func setup(c *common, stderr io.Writer, wrapped *discovery.Server) (*aggregator.Aggregator, *lazyEngine, aggregator.Config, error) {
+	cfg, path, err := c.load()
+	if err != nil {
+		return nil, nil, cfg, err
+	}
+	log := c.logger(stderr)
+	list, err := servers(cfg, path, wrapped)
+	if err != nil {
+		return nil, nil, cfg, err
+	}
+	eng := &lazyEngine{log: log}
+	agg, err := aggregator.New(cfg, list, eng, log)
+	if err != nil {
+		return nil, nil, cfg, err
+	}
+	return agg, eng, cfg, nil
+}
+
+var errUsage = errors.New("usage")

@@ -1,0 +1,30 @@
+// Package discovery finds the MCP servers a user has configured, in this
+// program's own configuration and in the config files of their MCP clients,
+// and keeps the catalog of their tools.
+package discovery
+
+// Transports a server can be reached over.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http" // streamable HTTP
+	TransportSSE   = "sse"  // legacy HTTP+SSE
+)
+
+// Server is one configured MCP server: how to start or reach it, and the
+// policy that limits which of its tools a program may call.
+type Server struct {
+	Name        string            // name as configured
+	Description string            // optional, shown to the model
+	Transport   string            // TransportStdio, TransportHTTP or TransportSSE
+	Command     string            // stdio: the program to start
+	Args        []string          // stdio: its arguments
+	Env         map[string]string // stdio: extra environment for it
+	Cwd         string            // stdio: its working directory ("" = ours)
+	URL         string            // http, sse: the endpoint
+	Headers     map[string]string // http, sse: extra request headers
+	Allow       []string          // tool-name globs; empty allows every tool
+	Deny        []string          // tool-name globs; a match is refused even if allowed
+	Disabled    bool              // configured but turned off
+	Why         string            // why it is disabled
+	Source      string            // where it was found: "file" or "file#key"
+}

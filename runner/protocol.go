@@ -1,0 +1,217 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// The protocol between host and runner is one JSON object per line.
+//
+// Host to runner (container stdin): one Start, then one Reply per Call or RPC.
+// Runner to host (container stdout): Calls, RPCs and finally one Done. The
+// program's printed output travels separately, on the container's stderr, and
+// is never parsed.
+
+// Message types sent by the runner.
+const (
+	TypeCall = "call" // a call of a wrapped tool
+	TypeRPC  = "rpc"  // a call of a runtime helper (search, docs, ...)
+	TypeDone = "done" // the program ended
+)
+
+// MaxLine is the longest line the host accepts from the runner. Arguments are
+// limited to far less (16 KiB by default); this bounds the parser's memory.
+const MaxLine = 256 << 10
+
+// ErrProtocol marks every violation of the protocol by the runner: anything
+// that is not a well-formed message of a known type.
+var ErrProtocol = errors.New("protocol violation")
+
+// Message is one line from the runner, checked for shape.
+type Message struct {
+	Type   string          // TypeCall, TypeRPC or TypeDone
+	ID     int64           // positive, unique per run (call and rpc)
+	Server string          // call: the server's alias
+	Tool   string          // call: the MCP tool name
+	Args   json.RawMessage // call: the arguments, as sent (any JSON value; the bridge checks it)
+	Method string          // rpc: the helper's name
+	Params json.RawMessage // rpc: a JSON object
+	Error  *string         // done: nil when the program succeeded, else its traceback
+}
+
+// wireMessage is the JSON form; pointers tell absent fields from empty ones.
+type wireMessage struct {
+	Type   *string         `json:"type"`
+	ID     *int64          `json:"id"`
+	Server *string         `json:"server"`
+	Tool   *string         `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+	Method *string         `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Error  *string         `json:"error"`
+}
+
+func violation(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrProtocol, fmt.Sprintf(format, args...))
+}
+
+// ParseMessage checks one line from the runner (without its newline). It
+// accepts only a single JSON object of a known type with exactly the fields
+// that type needs; anything else is an error wrapping ErrProtocol.
+func ParseMessage(line []byte) (Message, error) {
+	if len(line) > MaxLine {
+		return Message{}, violation("line of %d bytes exceeds %d", len(line), MaxLine)
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var w wireMessage
+	if err := dec.Decode(&w); err != nil {
+		return Message{}, violation("not a message: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Message{}, violation("trailing data after the message")
+	}
+	if w.Type == nil {
+		return Message{}, violation("message without a type")
+	}
+	m := Message{Type: *w.Type}
+	switch m.Type {
+	case TypeCall:
+		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil {
+			return Message{}, violation("call needs exactly id, server, tool and args")
+		}
+		m.ID, m.Server, m.Tool, m.Args = *w.ID, *w.Server, *w.Tool, w.Args
+	case TypeRPC:
+		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil {
+			return Message{}, violation("rpc needs exactly id, method and params")
+		}
+		if !isObject(w.Params) {
+			return Message{}, violation("rpc params must be an object")
+		}
+		m.ID, m.Method, m.Params = *w.ID, *w.Method, w.Params
+	case TypeDone:
+		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil {
+			return Message{}, violation("done carries only error")
+		}
+		m.Error = w.Error
+	default:
+		return Message{}, violation("unknown message type %.40q", m.Type)
+	}
+	if m.Type != TypeDone && m.ID <= 0 {
+		return Message{}, violation("id must be positive")
+	}
+	return m, nil
+}
+
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// Reader reads and checks messages from the runner's protocol stream.
+type Reader struct {
+	br *bufio.Reader
+}
+
+// NewReader returns a Reader on r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next message. It returns io.EOF at a clean end of stream,
+// io.ErrUnexpectedEOF for a partial last line, and an error wrapping
+// ErrProtocol for a line that is too long or malformed.
+func (r *Reader) Next() (Message, error) {
+	var line []byte
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLine+1 {
+			return Message{}, violation("line exceeds %d bytes", MaxLine)
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return ParseMessage(line[:len(line)-1])
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(line) == 0 {
+				return Message{}, io.EOF
+			}
+			return Message{}, io.ErrUnexpectedEOF
+		default:
+			return Message{}, err
+		}
+	}
+}
+
+// Start is the first message to the runner: the program and the modules it
+// gets.
+type Start struct {
+	Type    string   `json:"type"` // "start"
+	Code    string   `json:"code"`
+	Modules []Module `json:"modules"`
+}
+
+// Module is one wrapped server as the program sees it: `mcp_<alias>`.
+type Module struct {
+	Alias       string `json:"alias"`
+	Module      string `json:"module"`
+	Server      string `json:"server"`
+	Description string `json:"description,omitempty"`
+	Tools       []Tool `json:"tools"`
+}
+
+// Tool is one allowed tool of a module.
+type Tool struct {
+	Name   string  `json:"name"` // MCP name
+	Py     string  `json:"py"`   // Python identifier
+	Doc    string  `json:"doc,omitempty"`
+	Params []Param `json:"params,omitempty"`
+}
+
+// Param maps a parameter's Python identifier to its JSON name, in the order
+// positional arguments fill them.
+type Param struct {
+	Name string `json:"name"`
+	Py   string `json:"py"`
+}
+
+// Reply answers one Call or RPC.
+type Reply struct {
+	Type  string          `json:"type"` // "result"
+	ID    int64           `json:"id"`
+	OK    bool            `json:"ok"`
+	Value json.RawMessage `json:"value,omitempty"`
+	Error string          `json:"error,omitempty"`
+}
+
+// NewStart returns a start message.
+func NewStart(code string, modules []Module) Start {
+	return Start{Type: "start", Code: code, Modules: modules}
+}
+
+// Success returns the reply carrying value (JSON).
+func Success(id int64, value json.RawMessage) Reply {
+	return Reply{Type: "result", ID: id, OK: true, Value: value}
+}
+
+// Failure returns the reply that raises ToolError(msg) in the program.
+func Failure(id int64, msg string) Reply {
+	return Reply{Type: "result", ID: id, OK: false, Error: msg}
+}
+
+// Encode writes v as one protocol line.
+func Encode(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %T: %w", v, err)
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestParseMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		ok   bool
+		want Message
+	}{
+		{"call", `{"type":"call","id":1,"server":"s","tool":"t","args":{"a":1}}`, true, Message{Type: TypeCall, ID: 1, Server: "s", Tool: "t"}},
+		{"call with null args", `{"type":"call","id":2,"server":"s","tool":"t","args":null}`, true, Message{Type: TypeCall, ID: 2, Server: "s", Tool: "t"}},
+		{"rpc", `{"type":"rpc","id":3,"method":"list_servers","params":{}}`, true, Message{Type: TypeRPC, ID: 3, Method: "list_servers"}},
+		{"done ok", `{"type":"done","error":null}`, true, Message{Type: TypeDone}},
+		{"done error", `{"type":"done","error":"boom"}`, true, Message{Type: TypeDone}},
+		{"empty", ``, false, Message{}},
+		{"garbage", `hello world`, false, Message{}},
+		{"array", `[1,2]`, false, Message{}},
+		{"no type", `{"id":1}`, false, Message{}},
+		{"unknown type", `{"type":"result","id":1}`, false, Message{}},
+		{"unknown field", `{"type":"done","error":null,"x":1}`, false, Message{}},
+		{"call without args", `{"type":"call","id":1,"server":"s","tool":"t"}`, false, Message{}},
+		{"call with zero id", `{"type":"call","id":0,"server":"s","tool":"t","args":{}}`, false, Message{}},
+		{"call with string id", `{"type":"call","id":"1","server":"s","tool":"t","args":{}}`, false, Message{}},
+		{"call with float id", `{"type":"call","id":1.5,"server":"s","tool":"t","args":{}}`, false, Message{}},
+		{"rpc params not object", `{"type":"rpc","id":1,"method":"m","params":[1]}`, false, Message{}},
+		{"done with id", `{"type":"done","id":1,"error":null}`, false, Message{}},
+		{"done error not string", `{"type":"done","error":5}`, false, Message{}},
+		{"two objects", `{"type":"done","error":null}{"type":"done","error":null}`, false, Message{}},
+		{"too long", `{"type":"done","error":"` + strings.Repeat("x", MaxLine) + `"}`, false, Message{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ParseMessage([]byte(tt.line))
+			if !tt.ok {
+				if err == nil || !errors.Is(err, ErrProtocol) {
+					t.Fatalf("ParseMessage(%.60q) = %+v, %v; want a protocol error", tt.line, m, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseMessage(%.60q): %v", tt.line, err)
+			}
+			if m.Type != tt.want.Type || m.ID != tt.want.ID || m.Server != tt.want.Server || m.Tool != tt.want.Tool || m.Method != tt.want.Method {
+				t.Fatalf("got %+v, want %+v", m, tt.want)
+			}
+		})
+	}
+}
+
+func TestReader(t *testing.T) {
+	in := `{"type":"call","id":1,"server":"s","tool":"t","args":{}}` + "\n" +
+		`{"type":"done","error":null}` + "\n"
+	r := NewReader(strings.NewReader(in))
+	for _, want := range []string{TypeCall, TypeDone} {
+		m, err := r.Next()
+		if err != nil || m.Type != want {
+			t.Fatalf("Next() = %+v, %v; want type %s", m, err, want)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("Next() at end = %v, want io.EOF", err)
+	}
+	if _, err := NewReader(strings.NewReader(`{"type":"done"`)).Next(); err != io.ErrUnexpectedEOF {
+		t.Fatalf("partial line: %v, want io.ErrUnexpectedEOF", err)
+	}
+	long := strings.Repeat("a", 3*MaxLine) + "\n"
+	if _, err := NewReader(strings.NewReader(long)).Next(); !errors.Is(err, ErrProtocol) {
+		t.Fatalf("long line: %v, want protocol error", err)
+	}
+}
+
+func FuzzParseMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"call","id":1,"server":"s","tool":"t","args":{"a":1}}`,
+		`{"type":"rpc","id":3,"method":"list_servers","params":{}}`,
+		`{"type":"done","error":null}`,
+		`{"type":"done","error":"x"}`,
+		`[]`, `{}`, `null`, "\x00",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		m, err := ParseMessage(line)
+		if err != nil {
+			if !errors.Is(err, ErrProtocol) {
+				t.Fatalf("error %v does not wrap ErrProtocol", err)
+			}
+			return
+		}
+		switch m.Type {
+		case TypeCall:
+			if m.ID <= 0 || m.Args == nil {
+				t.Fatalf("accepted bad call %+v", m)
+			}
+		case TypeRPC:
+			if m.ID <= 0 || !isObject(m.Params) {
+				t.Fatalf("accepted bad rpc %+v", m)
+			}
+		case TypeDone:
+		default:
+			t.Fatalf("accepted unknown type %q", m.Type)
+		}
+		// Whatever is accepted reads back the same through a Reader.
+		m2, err := NewReader(strings.NewReader(string(line) + "\n")).Next()
+		if err != nil && !strings.Contains(string(line), "\n") {
+			t.Fatalf("Reader rejects what ParseMessage accepts: %v", err)
+		}
+		_ = m2
+	})
+}

@@ -1,0 +1,471 @@
+"""The mcp-code-mode sandbox runner.
+
+It runs as the container's only program, in two processes:
+
+* The supervisor (this process as started) owns the container's stdin and
+  stdout: the protocol with the host, one JSON object per line. It reads one
+  "start" message, then forks.
+* The worker (the forked child) runs the model's code. Its descriptors 0, 1
+  and 2 never reach the protocol: 0 is /dev/null, 1 and 2 are the container's
+  stderr, which the host reads as plain output only. The worker talks to the
+  supervisor over two private socket pairs (async and sync calls); the
+  supervisor checks every line it gets from them and re-encodes it before it
+  goes to the host, and cannot be traced or read through /proc by the worker.
+
+The host treats everything from here as untrusted too.
+"""
+
+import ast
+import asyncio
+import builtins
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import traceback
+import types
+
+# Longest line accepted from the host (results are <= 64 KiB of JSON, but
+# escaping can grow them) and from the worker (arguments are <= 16 KiB).
+MAX_HOST_LINE = 4 << 20
+MAX_WORKER_LINE = 256 << 10
+# How much of a traceback reaches the host.
+MAX_TRACEBACK_LINES = 12
+MAX_TRACEBACK_CHARS = 2000
+
+WORKER_TYPES = {"call", "rpc", "done"}
+
+
+class ToolError(Exception):
+    """A tool call was refused by the bridge or failed in the wrapped server."""
+
+
+# ---------------------------------------------------------------- supervisor
+
+
+class LineBuffer:
+    """Splits bytes read from one descriptor into lines of bounded length."""
+
+    def __init__(self, fd, limit):
+        self.fd = fd
+        self.limit = limit
+        self.buf = bytearray()
+        self.eof = False
+
+    def fill(self):
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            self.eof = True
+        self.buf += chunk
+
+    def lines(self):
+        while True:
+            i = self.buf.find(b"\n")
+            if i < 0:
+                if len(self.buf) > self.limit:
+                    raise ValueError("line longer than %d bytes" % self.limit)
+                return
+            line = bytes(self.buf[:i])
+            del self.buf[: i + 1]
+            if len(line) > self.limit:
+                raise ValueError("line longer than %d bytes" % self.limit)
+            yield line
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def send(fd, msg):
+    write_all(fd, json.dumps(msg, separators=(",", ":"), allow_nan=False).encode() + b"\n")
+
+
+def set_not_dumpable():
+    """Keeps the worker (same uid) from ptrace or /proc/<pid>/fd access."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_DUMPABLE = 4
+        if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl")
+    except Exception as exc:  # pragma: no cover - depends on the image
+        # Without this the worker could attach to the supervisor; refuse to run.
+        raise SystemExit("runner: cannot make the supervisor undumpable: %r" % (exc,))
+
+
+def read_start(fd):
+    buf = LineBuffer(fd, MAX_HOST_LINE)
+    while True:
+        for line in buf.lines():
+            return json.loads(line), buf
+        if buf.eof:
+            raise SystemExit(0)  # host went away before sending a program
+        r, _, _ = select.select([fd], [], [])
+        buf.fill()
+
+
+def check_worker_message(msg):
+    if not isinstance(msg, dict):
+        raise ValueError("message is not an object")
+    kind = msg.get("type")
+    if kind not in WORKER_TYPES:
+        raise ValueError("unknown message type")
+    if kind == "done":
+        err = msg.get("error")
+        if err is not None and not isinstance(err, str):
+            raise ValueError("done.error is not a string")
+        return {"type": "done", "error": err}
+    cid = msg.get("id")
+    if not isinstance(cid, int) or isinstance(cid, bool) or cid < 1:
+        raise ValueError("bad id")
+    if kind == "call":
+        server, tool, args = msg.get("server"), msg.get("tool"), msg.get("args")
+        if not isinstance(server, str) or not isinstance(tool, str):
+            raise ValueError("call needs server and tool strings")
+        return {"type": "call", "id": cid, "server": server, "tool": tool, "args": args}
+    method, params = msg.get("method"), msg.get("params")
+    if not isinstance(method, str) or not isinstance(params, dict):
+        raise ValueError("rpc needs a method string and params object")
+    return {"type": "rpc", "id": cid, "method": method, "params": params}
+
+
+def supervise(pid, proto_in, host_buf, proto_out, channels):
+    """Relays between the worker's channels and the host until the worker ends."""
+    worker_bufs = {ch.fileno(): (ch, LineBuffer(ch.fileno(), MAX_WORKER_LINE)) for ch in channels}
+    routes = {}  # host id -> (channel, worker id)
+    next_id = 0
+    done = None
+    # The worker's exit ends the run even if a process it started still holds
+    # the sockets open.
+    pidfd = os.pidfd_open(pid)
+
+    def violation(reason):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        send(proto_out, {"type": "done", "error": "ProtocolError: " + reason})
+        os._exit(0)
+
+    def from_worker(fd):
+        nonlocal next_id, done
+        ch, buf = worker_bufs[fd]
+        try:
+            buf.fill()
+        except OSError:
+            buf.eof = True
+        try:
+            for line in buf.lines():
+                msg = check_worker_message(json.loads(line))
+                if msg["type"] == "done":
+                    done = msg
+                    continue
+                next_id += 1
+                routes[next_id] = (ch, msg["id"])
+                msg["id"] = next_id
+                send(proto_out, msg)
+        except ValueError as exc:  # includes json.JSONDecodeError
+            violation(str(exc)[:200])
+        if buf.eof:
+            del worker_bufs[fd]
+
+    def from_host():
+        host_buf.fill()
+        for line in host_buf.lines():
+            msg = json.loads(line)
+            route = routes.pop(msg.get("id"), None)
+            if route is None:
+                continue
+            ch, wid = route
+            msg["id"] = wid
+            try:
+                ch.sendall(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+            except OSError:
+                pass  # the worker is gone; its exit is handled below
+        if host_buf.eof:
+            # The host ended the run.
+            os.kill(pid, signal.SIGKILL)
+            os._exit(0)
+
+    exited = False
+    while not exited:
+        readable, _, _ = select.select([proto_in, pidfd] + list(worker_bufs), [], [])
+        for fd in readable:
+            if fd == proto_in:
+                from_host()
+            elif fd == pidfd:
+                exited = True
+            elif fd in worker_bufs:
+                from_worker(fd)
+    # Take what the worker wrote before it ended.
+    while worker_bufs:
+        readable, _, _ = select.select(list(worker_bufs), [], [], 0)
+        if not readable:
+            break
+        for fd in readable:
+            from_worker(fd)
+
+    _, status = os.waitpid(pid, 0)
+    if done is None:
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            hint = " (out of memory?)" if sig == signal.SIGKILL else ""
+            done = {"type": "done", "error": "the program was killed by signal %d%s" % (sig, hint)}
+        else:
+            code = os.WEXITSTATUS(status)
+            done = {"type": "done", "error": None if code == 0 else "the program exited with status %d" % code}
+    send(proto_out, done)
+
+
+def main():
+    # Private copies of the protocol descriptors, then point 0, 1 and 2 at
+    # places that cannot carry a protocol message.
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+    set_not_dumpable()
+
+    start, host_buf = read_start(proto_in)
+    call_sv, call_wk = socket.socketpair()
+    sync_sv, sync_wk = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        os.close(proto_in)
+        os.close(proto_out)
+        call_sv.close()
+        sync_sv.close()
+        status = 1
+        try:
+            status = worker(start, call_wk, sync_wk)
+        finally:
+            os._exit(status)
+    call_wk.close()
+    sync_wk.close()
+    supervise(pid, proto_in, host_buf, proto_out, [call_sv, sync_sv])
+
+
+# -------------------------------------------------------------------- worker
+
+
+class Channel:
+    """The worker's side of the supervisor link."""
+
+    def __init__(self, call_sock, sync_sock):
+        self.call_sock = call_sock
+        self.sync_sock = sync_sock
+        self.next_id = 0
+        self.pending = {}
+        self.writer = None
+        self.reader_task = None
+
+    def _new_id(self):
+        self.next_id += 1
+        return self.next_id
+
+    @staticmethod
+    def _encode(msg):
+        try:
+            return json.dumps(msg, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+        except (TypeError, ValueError) as exc:
+            raise TypeError("tool arguments must be JSON values: %s" % exc) from None
+
+    async def start(self):
+        reader, self.writer = await asyncio.open_connection(sock=self.call_sock, limit=MAX_HOST_LINE)
+        self.reader_task = asyncio.get_running_loop().create_task(self._read(reader))
+
+    async def _read(self, reader):
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            msg = json.loads(line)
+            fut = self.pending.pop(msg.get("id"), None)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        for fut in self.pending.values():
+            if not fut.done():
+                fut.set_exception(ToolError("the host ended the run"))
+
+    async def request(self, msg):
+        cid = self._new_id()
+        msg["id"] = cid
+        data = self._encode(msg)
+        fut = asyncio.get_running_loop().create_future()
+        self.pending[cid] = fut
+        self.writer.write(data)
+        await self.writer.drain()
+        return unwrap(await fut)
+
+    def request_sync(self, msg):
+        cid = self._new_id()
+        msg["id"] = cid
+        self.sync_sock.sendall(self._encode(msg))
+        buf = bytearray()
+        while b"\n" not in buf:
+            chunk = self.sync_sock.recv(65536)
+            if not chunk:
+                raise ToolError("the host ended the run")
+            buf += chunk
+            if len(buf) > MAX_HOST_LINE:
+                raise ToolError("reply too long")
+        return unwrap(json.loads(bytes(buf[: buf.index(b"\n")])))
+
+    async def close(self):
+        if self.reader_task is not None:
+            self.reader_task.cancel()
+
+
+def unwrap(reply):
+    if reply.get("ok"):
+        return reply.get("value")
+    raise ToolError(str(reply.get("error") or "the call failed"))
+
+
+def make_tool(channel, alias, tool):
+    name = tool["name"]
+    py = tool["py"]
+    params = tool.get("params") or []
+    to_json = {p["py"]: p["name"] for p in params}
+    order = [p["py"] for p in params]
+
+    async def call(*args, **kwargs):
+        if len(args) == 1 and not kwargs and isinstance(args[0], dict):
+            arguments = dict(args[0])
+        else:
+            if len(args) > len(order):
+                raise TypeError("%s() takes at most %d positional arguments" % (py, len(order)))
+            arguments = {}
+            for pyname, value in zip(order, args):
+                arguments[to_json[pyname]] = value
+            for key, value in kwargs.items():
+                json_name = to_json.get(key, key)
+                if json_name in arguments:
+                    raise TypeError("%s() got multiple values for argument %r" % (py, key))
+                arguments[json_name] = value
+        return await channel.request({"type": "call", "server": alias, "tool": name, "args": arguments})
+
+    call.__name__ = call.__qualname__ = py
+    call.__doc__ = tool.get("doc") or tool.get("description") or ""
+    return call
+
+
+def make_runtime(channel, modules):
+    rt = types.ModuleType("mcp.runtime", "Discovery and search of the configured MCP servers.")
+    by_name = {}
+    for m in modules:
+        by_name[m["server"]] = m["alias"]
+        by_name[m["alias"]] = m["alias"]
+
+    def rpc(method):
+        async def call(**params):
+            return await channel.request({"type": "rpc", "method": method, "params": params})
+
+        def call_sync(**params):
+            return channel.request_sync({"type": "rpc", "method": method, "params": params})
+
+        return call, call_sync
+
+    def define(name, signature, read_only=True):
+        call, call_sync = rpc(name)
+        ns = {"_call": call, "_call_sync": call_sync}
+        args = ", ".join(p.split("=")[0].strip() for p in signature)
+        sig = ", ".join(signature)
+        kw = ", ".join("%s=%s" % (a.strip(), a.strip()) for a in args.split(",") if a.strip())
+        exec("async def %s(%s):\n    return await _call(%s)\n" % (name, sig, kw), ns)
+        setattr(rt, name, ns[name])
+        if read_only:
+            exec("def %s_sync(%s):\n    return _call_sync(%s)\n" % (name, sig, kw), ns)
+            setattr(rt, name + "_sync", ns[name + "_sync"])
+
+    define("discovered_servers", [])
+    define("list_servers", [])
+    define("describe_server", ["name"])
+    define("query_tool_docs", ["server", "tool=None", "detail='summary'"])
+    define("search_tool_docs", ["query", "limit=5", "detail='summary'"])
+    define("capability_summary", [])
+
+    async def call_tool(server, tool, args=None):
+        """Calls a tool of a server loaded in this run by its MCP names."""
+        alias = by_name.get(server, server)
+        return await channel.request({"type": "call", "server": alias, "tool": tool, "args": dict(args or {})})
+
+    rt.call_tool = call_tool
+    rt.ToolError = ToolError
+    return rt
+
+
+def short_traceback(exc):
+    """The last lines of the traceback, without the runner's own frames."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != "<code>":
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(exc), exc, tb)
+    text = "".join(lines).rstrip("\n").split("\n")
+    text = "\n".join(text[-MAX_TRACEBACK_LINES:])
+    return text[-MAX_TRACEBACK_CHARS:]
+
+
+def worker(start, call_sock, sync_sock):
+    channel = Channel(call_sock, sync_sock)
+    sync_sock.setblocking(True)
+    modules = start.get("modules") or []
+
+    mcp_pkg = types.ModuleType("mcp", "mcp-code-mode sandbox API.")
+    mcp_pkg.__path__ = []
+    mcp_pkg.ToolError = ToolError
+    rt = make_runtime(channel, modules)
+    mcp_pkg.runtime = rt
+    sys.modules["mcp"] = mcp_pkg
+    sys.modules["mcp.runtime"] = rt
+
+    env = {"__name__": "__main__", "__builtins__": builtins, "ToolError": ToolError, "runtime": rt, "mcp": mcp_pkg}
+    for m in modules:
+        mod = types.ModuleType(m["module"], m.get("description") or "")
+        for tool in m.get("tools") or []:
+            setattr(mod, tool["py"], make_tool(channel, m["alias"], tool))
+        sys.modules[m["module"]] = mod
+        env[m["module"]] = mod
+
+    error = None
+    try:
+        code = compile(start.get("code", ""), "<code>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except (SyntaxError, ValueError) as exc:
+        error = "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+        code = None
+
+    async def run():
+        await channel.start()
+        try:
+            result = eval(code, env)
+            if asyncio.iscoroutine(result):
+                await result
+        finally:
+            await channel.close()
+
+    if code is not None:
+        try:
+            asyncio.run(run())
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                error = "SystemExit: %s" % (exc.code,)
+        except BaseException as exc:  # noqa: BLE001 - everything the code raises is reported
+            error = short_traceback(exc)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        pass
+    sync_sock.sendall(json.dumps({"type": "done", "error": error}).encode() + b"\n")
+    return 0
+
+
+if __name__ == "__main__":
+    main()

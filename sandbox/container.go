@@ -1,0 +1,281 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/moby/moby/api/pkg/stdcopy"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+)
+
+// Spec is what a sandbox container may use. Every field has a safe default
+// (see DefaultSpec); the isolation itself (no network, read-only root, no
+// capabilities, no new privileges, no host environment, no mounts) is not
+// configurable.
+type Spec struct {
+	Image       string // image built by BuildImage
+	MemoryBytes int64  // memory limit; swap is disabled (swap limit = memory limit)
+	NanoCPUs    int64  // CPU limit in billionths of a CPU
+	Pids        int64  // maximum number of processes
+	OpenFiles   int64  // RLIMIT_NOFILE, soft and hard
+	TmpfsBytes  int64  // size of the /tmp tmpfs
+}
+
+// DefaultSpec returns the container limits of PRODUCT.md: 256 MiB and no
+// swap, one CPU, 64 processes, 64 open files, a 16 MiB /tmp.
+func DefaultSpec() Spec {
+	return Spec{
+		Image:       DefaultImage,
+		MemoryBytes: 256 << 20,
+		NanoCPUs:    1_000_000_000,
+		Pids:        64,
+		OpenFiles:   64,
+		TmpfsBytes:  16 << 20,
+	}
+}
+
+// Owner identifies this process in container labels, so that a sweep can
+// tell its own orphans (owner gone) from another process's live containers.
+func Owner() string {
+	host, _ := os.Hostname()
+	return host + "/" + strconv.Itoa(os.Getpid())
+}
+
+// Container is one running sandbox. Its three streams must be read and
+// written by the caller: Protocol and Output until EOF (or Close), Input for
+// the runner's messages.
+type Container struct {
+	ID string
+	// Input is the runner's stdin: the protocol from the host.
+	Input io.Writer
+	// Protocol is the runner's stdout: the protocol to the host.
+	Protocol io.Reader
+	// Output is the runner's stderr: what the program printed.
+	Output io.Reader
+
+	engine   *Engine
+	attach   client.ContainerAttachResult
+	copyDone chan struct{}
+	protoR   *io.PipeReader
+	outR     *io.PipeReader
+	once     sync.Once
+	closeErr error
+}
+
+// hostConfig is the isolation every sandbox gets.
+func (s Spec) hostConfig() *container.HostConfig {
+	pids := s.Pids
+	return &container.HostConfig{
+		NetworkMode:    "none",
+		ReadonlyRootfs: true,
+		Tmpfs: map[string]string{
+			"/tmp": fmt.Sprintf("rw,noexec,nosuid,nodev,size=%d,mode=1777", s.TmpfsBytes),
+		},
+		CapDrop:     []string{"ALL"},
+		SecurityOpt: []string{"no-new-privileges"},
+		IpcMode:     "private",
+		LogConfig:   container.LogConfig{Type: "none"},
+		Resources: container.Resources{
+			Memory:     s.MemoryBytes,
+			MemorySwap: s.MemoryBytes,
+			PidsLimit:  &pids,
+			NanoCPUs:   s.NanoCPUs,
+			Ulimits: []*container.Ulimit{
+				{Name: "nofile", Soft: s.OpenFiles, Hard: s.OpenFiles},
+				{Name: "core", Soft: 0, Hard: 0},
+			},
+		},
+	}
+}
+
+// Start creates, attaches and starts a fresh sandbox container. The caller
+// must Close it.
+func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
+	created, err := e.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
+		Config: &container.Config{
+			Image:           spec.Image,
+			User:            "65534:65534",
+			Hostname:        "sandbox",
+			WorkingDir:      "/tmp",
+			Env:             []string{"PATH=/usr/local/bin:/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "HOME=/tmp"},
+			AttachStdin:     true,
+			AttachStdout:    true,
+			AttachStderr:    true,
+			OpenStdin:       true,
+			StdinOnce:       true,
+			NetworkDisabled: true,
+			Labels: map[string]string{
+				LabelApp:   AppName,
+				LabelRole:  "sandbox",
+				LabelOwner: Owner(),
+			},
+		},
+		HostConfig: spec.hostConfig(),
+	})
+	if err != nil {
+		if cerrdefs.IsNotFound(err) {
+			return nil, fmt.Errorf("create sandbox: image %q not found (run `mcp-code-mode build-image`): %w", spec.Image, err)
+		}
+		return nil, fmt.Errorf("create sandbox: %w", err)
+	}
+	c := &Container{ID: created.ID, engine: e, copyDone: make(chan struct{})}
+	fail := func(step string, err error) (*Container, error) {
+		c.remove()
+		return nil, fmt.Errorf("%s sandbox %.12s: %w", step, c.ID, err)
+	}
+	c.attach, err = e.cli.ContainerAttach(ctx, c.ID, client.ContainerAttachOptions{
+		Stream: true, Stdin: true, Stdout: true, Stderr: true,
+	})
+	if err != nil {
+		return fail("attach", err)
+	}
+	protoR, protoW := io.Pipe()
+	outR, outW := io.Pipe()
+	c.protoR, c.outR = protoR, outR
+	c.Input, c.Protocol, c.Output = c.attach.Conn, protoR, outR
+	go func() {
+		defer close(c.copyDone)
+		_, err := stdcopy.StdCopy(protoW, outW, c.attach.Reader)
+		if err == nil {
+			err = io.EOF
+		}
+		protoW.CloseWithError(err)
+		outW.CloseWithError(err)
+	}()
+	if _, err := e.cli.ContainerStart(ctx, c.ID, client.ContainerStartOptions{}); err != nil {
+		c.attach.Close()
+		<-c.copyDone
+		return fail("start", err)
+	}
+	return c, nil
+}
+
+// CloseInput ends the runner's stdin.
+func (c *Container) CloseInput() error { return c.attach.CloseWrite() }
+
+// Exit reports how the container ended: its exit code, and whether the
+// kernel killed a process in it for exceeding the memory limit. It waits at
+// most until ctx ends.
+func (c *Container) Exit(ctx context.Context) (code int, oomKilled bool, err error) {
+	wait := c.engine.cli.ContainerWait(ctx, c.ID, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	select {
+	case r := <-wait.Result:
+		code = int(r.StatusCode)
+	case err := <-wait.Error:
+		return 0, false, fmt.Errorf("wait for sandbox %.12s: %w", c.ID, err)
+	}
+	res, err := c.engine.cli.ContainerInspect(ctx, c.ID, client.ContainerInspectOptions{})
+	if err != nil {
+		return code, false, fmt.Errorf("inspect sandbox %.12s: %w", c.ID, err)
+	}
+	if res.Container.State != nil {
+		oomKilled = res.Container.State.OOMKilled
+	}
+	return code, oomKilled, nil
+}
+
+// Kill stops the container at once. The streams then reach EOF.
+func (c *Container) Kill(ctx context.Context) error {
+	_, err := c.engine.cli.ContainerKill(ctx, c.ID, client.ContainerKillOptions{Signal: "SIGKILL"})
+	if err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
+		return fmt.Errorf("kill sandbox %.12s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// Close kills and removes the container and releases its streams. It is
+// safe to call more than once; later calls return the first result.
+func (c *Container) Close() error {
+	c.once.Do(func() {
+		c.attach.Close()
+		c.protoR.Close()
+		c.outR.Close()
+		select {
+		case <-c.copyDone:
+		case <-time.After(5 * time.Second):
+		}
+		c.closeErr = c.remove()
+	})
+	return c.closeErr
+}
+
+func (c *Container) remove() error {
+	// Removal must happen even when the run's context is already over.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := c.engine.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
+	if err != nil && !cerrdefs.IsNotFound(err) {
+		return fmt.Errorf("remove sandbox %.12s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// Sweep removes sandbox containers left behind by processes that are gone:
+// those labelled with an owner on this host whose process no longer runs,
+// and those of any owner older than maxAge. It returns how many it removed.
+func (e *Engine) Sweep(ctx context.Context, maxAge time.Duration) (int, error) {
+	list, err := e.cli.ContainerList(ctx, client.ContainerListOptions{
+		All:     true,
+		Filters: make(client.Filters).Add("label", LabelApp+"="+AppName).Add("label", LabelRole+"=sandbox"),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("list sandboxes: %w", err)
+	}
+	host, _ := os.Hostname()
+	removed := 0
+	var errs []error
+	for _, s := range list.Items {
+		if !orphan(s.Labels[LabelOwner], host, time.Unix(s.Created, 0), maxAge) {
+			continue
+		}
+		if _, err := e.cli.ContainerRemove(ctx, s.ID, client.ContainerRemoveOptions{Force: true}); err != nil && !cerrdefs.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove orphan %.12s: %w", s.ID, err))
+			continue
+		}
+		removed++
+	}
+	return removed, errors.Join(errs...)
+}
+
+// Containers lists the IDs of the sandbox containers owned by owner (see
+// Owner), running or not.
+func (e *Engine) Containers(ctx context.Context, owner string) ([]string, error) {
+	list, err := e.cli.ContainerList(ctx, client.ContainerListOptions{
+		All:     true,
+		Filters: make(client.Filters).Add("label", LabelApp+"="+AppName).Add("label", LabelOwner+"="+owner),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list sandboxes: %w", err)
+	}
+	ids := make([]string, 0, len(list.Items))
+	for _, s := range list.Items {
+		ids = append(ids, s.ID)
+	}
+	return ids, nil
+}
+
+// orphan decides whether a container with the given owner label, created at
+// created, belongs to nobody alive.
+func orphan(owner, host string, created time.Time, maxAge time.Duration) bool {
+	if maxAge > 0 && time.Since(created) > maxAge {
+		return true
+	}
+	i := strings.LastIndexByte(owner, '/')
+	if i < 0 || owner[:i] != host {
+		return false
+	}
+	pid, err := strconv.Atoi(owner[i+1:])
+	if err != nil || pid <= 0 {
+		return true
+	}
+	return !processAlive(pid)
+}

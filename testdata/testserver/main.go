@@ -1,0 +1,490 @@
+// Command testserver is a small MCP server used by the integration tests of
+// the code-mode bridge. It is deliberately dumb: it does no input validation
+// of its own (mcp-go's WithInputSchemaValidation is left off), so tests can
+// prove that the bridge refuses bad arguments before they reach a server.
+//
+// Transports:
+//
+//	testserver                     stdio (default)
+//	testserver -http 127.0.0.1:0   streamable HTTP at /mcp
+//	testserver -sse  127.0.0.1:0   legacy SSE at /sse (+ /message)
+//
+// Other flags:
+//
+//	-name NAME     server name reported in initialize (default "testserver")
+//	-log FILE      append one JSON line per tools/call received:
+//	               {"tool":...,"args":...,"start_unix_nano":...,"end_unix_nano":...}
+//	-workers N     stdio only: how many tool calls run concurrently (default 32)
+//
+// Everything except JSON-RPC goes to stderr; stdout is the stdio transport.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+const version = "0.1.0"
+
+// callLog appends one JSON object per line to a file. Each line is written
+// with a single write(2) on an O_APPEND file, under a mutex, so lines never
+// interleave and are visible to readers as soon as Write returns.
+type callLog struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+type callRecord struct {
+	Tool          string          `json:"tool"`
+	Args          json.RawMessage `json:"args"`
+	StartUnixNano int64           `json:"start_unix_nano"`
+	EndUnixNano   int64           `json:"end_unix_nano"`
+	// Unknown is set for a tools/call naming a tool this server does not
+	// have (mcp-go answers it with a JSON-RPC error; the handler never runs).
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+func openCallLog(path string) (*callLog, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &callLog{f: f}, nil
+}
+
+func (l *callLog) write(rec callRecord) {
+	if l == nil {
+		return
+	}
+	if len(rec.Args) == 0 {
+		rec.Args = json.RawMessage("null")
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		// Args are the raw bytes the client sent; if they are somehow not
+		// valid JSON, log them as a string instead of dropping the line.
+		rec.Args, _ = json.Marshal(string(rec.Args))
+		line, _ = json.Marshal(rec)
+	}
+	line = append(line, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.f.Write(line); err != nil {
+		log.Printf("testserver: writing call log: %v", err)
+	}
+}
+
+// rawArgs returns the arguments exactly as the client sent them.
+func rawArgs(req mcp.CallToolRequest) json.RawMessage {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments
+	}
+	if req.Params.Arguments == nil {
+		return nil
+	}
+	b, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// args decodes the arguments with UseNumber so integers stay exact. A
+// missing or non-object payload yields an empty map: the handlers are
+// lenient on purpose.
+func args(req mcp.CallToolRequest) map[string]any {
+	raw := rawArgs(req)
+	out := map[string]any{}
+	if len(raw) == 0 {
+		return out
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err == nil && m != nil {
+		out = m
+	}
+	return out
+}
+
+func argString(m map[string]any, key, def string) string {
+	switch v := m[key].(type) {
+	case string:
+		return v
+	case nil:
+		return def
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+func argBool(m map[string]any, key string) bool {
+	switch v := m[key].(type) {
+	case bool:
+		return v
+	case string:
+		b, _ := strconv.ParseBool(v)
+		return b
+	default:
+		return false
+	}
+}
+
+// argNumber returns m[key] as a json.Number (accepting numeric strings too).
+func argNumber(m map[string]any, key string) (json.Number, bool) {
+	switch v := m[key].(type) {
+	case json.Number:
+		return v, true
+	case string:
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return json.Number(v), true
+		}
+	}
+	return "", false
+}
+
+func argInt(m map[string]any, key string) (int64, bool) {
+	n, ok := argNumber(m, key)
+	if !ok {
+		return 0, false
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, true
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func schema(s string) json.RawMessage {
+	if !json.Valid([]byte(s)) {
+		panic("invalid schema: " + s)
+	}
+	return json.RawMessage(s)
+}
+
+func tool(name, title, description, input string, output string, ann mcp.ToolAnnotation) mcp.Tool {
+	t := mcp.Tool{
+		Name:           name,
+		Title:          title,
+		Description:    description,
+		RawInputSchema: schema(input),
+		Annotations:    ann,
+	}
+	if output != "" {
+		t.RawOutputSchema = schema(output)
+	}
+	return t
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var (
+	readOnly = mcp.ToolAnnotation{ReadOnlyHint: ptr(true), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)}
+	sideFx   = mcp.ToolAnnotation{ReadOnlyHint: ptr(false), DestructiveHint: ptr(false), IdempotentHint: ptr(false), OpenWorldHint: ptr(false)}
+)
+
+type structuredItem struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+type structuredResult struct {
+	Items []structuredItem `json:"items"`
+	Total int              `json:"total"`
+}
+
+var calls atomic.Int64 // calls of the "counter" tool in this process
+
+func newServer(name string, clog *callLog) *server.MCPServer {
+	hooks := &server.Hooks{}
+	// Calls to unknown tools never reach a handler (mcp-go answers them with
+	// a JSON-RPC "tool not found" error); still log that they arrived.
+	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, message any, err error) {
+		if method != mcp.MethodToolsCall || !errors.Is(err, server.ErrToolNotFound) {
+			return
+		}
+		req, ok := message.(*mcp.CallToolRequest)
+		if !ok || req == nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(*req), StartUnixNano: now, EndUnixNano: now, Unknown: true})
+	})
+
+	s := server.NewMCPServer(name, version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions("Test server for mcp-code-mode integration tests. Tools do no input validation."),
+		server.WithHooks(hooks),
+		// Outermost: log every call that reaches a handler, with its timing.
+		server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				start := time.Now().UnixNano()
+				if req.Params.Name == "crash" {
+					// The handler never returns; log before it exits.
+					clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: start})
+					return next(ctx, req)
+				}
+				defer func() {
+					clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: time.Now().UnixNano()})
+				}()
+				return next(ctx, req)
+			}
+		}),
+		server.WithRecovery(),
+	)
+
+	s.AddTool(tool("add", "Add two integers",
+		"Add two integers a and b. Returns structured content {\"sum\": a+b}; the text content is the same JSON.",
+		`{"type":"object","properties":{
+			"a":{"type":"integer","description":"First addend"},
+			"b":{"type":"integer","description":"Second addend"}},
+		  "required":["a","b"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			m := args(req)
+			a, okA := argNumber(m, "a")
+			b, okB := argNumber(m, "b")
+			if !okA || !okB {
+				return mcp.NewToolResultError("add: a and b must be numbers"), nil
+			}
+			var sum any
+			ai, errA := a.Int64()
+			bi, errB := b.Int64()
+			if errA == nil && errB == nil {
+				sum = ai + bi
+			} else {
+				af, _ := a.Float64()
+				bf, _ := b.Float64()
+				sum = af + bf
+			}
+			res := map[string]any{"sum": sum}
+			text, _ := json.Marshal(res)
+			return mcp.NewToolResultStructured(res, string(text)), nil
+		})
+
+	s.AddTool(tool("echo", "Echo a message",
+		"Return the message as text. With upper=true the message is upper-cased first.",
+		`{"type":"object","properties":{
+			"message":{"type":"string","description":"Text to echo back"},
+			"upper":{"type":"boolean","description":"Upper-case the message","default":false}},
+		  "required":["message"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			m := args(req)
+			msg := argString(m, "message", "")
+			if argBool(m, "upper") {
+				msg = strings.ToUpper(msg)
+			}
+			return mcp.NewToolResultText(msg), nil
+		})
+
+	s.AddTool(tool("sleep", "Sleep",
+		"Sleep for ms milliseconds (returning early with an error if the request is cancelled), then return the text \"slept N\".",
+		`{"type":"object","properties":{
+			"ms":{"type":"integer","minimum":0,"maximum":600000,"description":"Milliseconds to sleep"}},
+		  "required":["ms"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ms, _ := argInt(args(req), "ms")
+			if ms < 0 {
+				ms = 0
+			}
+			t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return mcp.NewToolResultText(fmt.Sprintf("slept %d", ms)), nil
+			case <-ctx.Done():
+				return nil, fmt.Errorf("sleep cancelled: %w", ctx.Err())
+			}
+		})
+
+	s.AddTool(tool("fail", "Fail with a tool error",
+		"Always fails: returns a tool error result (isError: true) whose text is the given message.",
+		`{"type":"object","properties":{
+			"message":{"type":"string","description":"Error message to return"}},
+		  "additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultError(argString(args(req), "message", "tool failed")), nil
+		})
+
+	s.AddTool(tool("protocol_error", "Fail with a JSON-RPC error",
+		"Always fails at the protocol level: the client gets a JSON-RPC error response (not a tool result) whose message contains the given message.",
+		`{"type":"object","properties":{
+			"message":{"type":"string","description":"Text to put in the JSON-RPC error message"}},
+		  "additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New(argString(args(req), "message", "protocol error"))
+		})
+
+	s.AddTool(tool("huge", "Return a large text",
+		"Return a text content of exactly `bytes` 'x' characters.",
+		`{"type":"object","properties":{
+			"bytes":{"type":"integer","minimum":0,"description":"Number of 'x' characters to return"}},
+		  "required":["bytes"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n, _ := argInt(args(req), "bytes")
+			if n < 0 {
+				n = 0
+			}
+			return mcp.NewToolResultText(strings.Repeat("x", int(n))), nil
+		})
+
+	s.AddTool(tool("structured", "Structured result",
+		`Return the fixed structured content {"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}],"total":2}, described by an outputSchema.`,
+		`{"type":"object","properties":{},"additionalProperties":false}`,
+		`{"type":"object","properties":{
+			"items":{"type":"array","items":{"type":"object","properties":{
+				"id":{"type":"integer"},"name":{"type":"string"}},
+				"required":["id","name"],"additionalProperties":false}},
+			"total":{"type":"integer"}},
+		  "required":["items","total"],"additionalProperties":false}`, readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res := structuredResult{Items: []structuredItem{{1, "one"}, {2, "two"}}, Total: 2}
+			return mcp.NewToolResultStructuredOnly(res), nil
+		})
+
+	s.AddTool(tool("crash", "Crash the server",
+		"Exit the server process immediately with status 3, without answering.",
+		`{"type":"object","properties":{},"additionalProperties":false}`, "",
+		mcp.ToolAnnotation{ReadOnlyHint: ptr(false), DestructiveHint: ptr(true), IdempotentHint: ptr(false), OpenWorldHint: ptr(false)}),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "testserver: crash tool called, exiting with status 3")
+			os.Exit(3)
+			return nil, nil
+		})
+
+	s.AddTool(tool("noop", "Do nothing",
+		`Do nothing and return the text "ok".`,
+		`{"type":"object","properties":{},"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+
+	s.AddTool(tool("get-weather", "Get the weather",
+		`Return the text "sunny in <city>". The tool name and the "from" parameter are deliberately not valid Python identifiers.`,
+		`{"type":"object","properties":{
+			"city":{"type":"string","description":"City name"},
+			"from":{"type":"string","description":"Optional start date (ignored)"}},
+		  "required":["city"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("sunny in " + argString(args(req), "city", "")), nil
+		})
+
+	s.AddTool(tool("env", "Read an environment variable",
+		"Return the value of the named environment variable of the server process (empty text if unset).",
+		`{"type":"object","properties":{
+			"name":{"type":"string","description":"Environment variable name"}},
+		  "required":["name"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(os.Getenv(argString(args(req), "name", ""))), nil
+		})
+
+	s.AddTool(tool("counter", "Per-process call counter",
+		"Increment and return (as text) the number of times this tool has been called in this server process: 1 on the first call after a (re)start.",
+		`{"type":"object","properties":{},"additionalProperties":false}`, "", sideFx),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strconv.FormatInt(calls.Add(1), 10)), nil
+		})
+
+	return s
+}
+
+func main() {
+	name := flag.String("name", "testserver", "server name reported in initialize")
+	httpAddr := flag.String("http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp)")
+	sseAddr := flag.String("sse", "", "serve legacy SSE on `ADDR` (/sse and /message)")
+	logPath := flag.String("log", "", "append one JSON line per tools/call to `FILE`")
+	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
+	flag.Parse()
+
+	log.SetOutput(os.Stderr)
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+
+	if *httpAddr != "" && *sseAddr != "" {
+		log.Fatal("testserver: -http and -sse are mutually exclusive")
+	}
+
+	var clog *callLog
+	if *logPath != "" {
+		var err error
+		if clog, err = openCallLog(*logPath); err != nil {
+			log.Fatalf("testserver: %v", err)
+		}
+	}
+	s := newServer(*name, clog)
+
+	switch {
+	case *httpAddr != "":
+		ln := listen(*httpAddr)
+		h := server.NewStreamableHTTPServer(s)
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", h)
+		serveHTTP(ln, mux, "streamable HTTP", "/mcp")
+	case *sseAddr != "":
+		ln := listen(*sseAddr)
+		base := "http://" + ln.Addr().String()
+		sse := server.NewSSEServer(s, server.WithBaseURL(base))
+		mux := http.NewServeMux()
+		mux.Handle("/sse", sse.SSEHandler())
+		mux.Handle("/message", sse.MessageHandler())
+		serveHTTP(ln, mux, "SSE", "/sse")
+	default:
+		errLog := log.New(os.Stderr, "testserver: ", log.LstdFlags|log.Lmicroseconds)
+		err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers), server.WithErrorLogger(errLog))
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			log.Printf("testserver: %v", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// listen binds addr up front so that "-http 127.0.0.1:0" works: the bound
+// address is printed to stderr as "testserver: listening on http://HOST:PORT/PATH".
+func listen(addr string) net.Listener {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Fatalf("testserver: %v", err)
+	}
+	return ln
+}
+
+func serveHTTP(ln net.Listener, h http.Handler, kind, path string) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(os.Stderr, "testserver: %s listening on http://%s%s\n", kind, ln.Addr(), path)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			log.Fatalf("testserver: %v", err)
+		}
+	case <-sig:
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
+}
