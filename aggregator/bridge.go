@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -29,26 +30,28 @@ func refuse(format string, args ...any) error {
 	return &Refusal{Msg: fmt.Sprintf(format, args...)}
 }
 
+// hostFault is a failure on the host side whose text must not reach the
+// program: only its kind does.
+type hostFault struct {
+	kind string // a type name such as ServerError
+	err  error
+}
+
+func (f *hostFault) Error() string { return f.kind + ": " + f.err.Error() }
+func (f *hostFault) Unwrap() error { return f.err }
+
 // forCode turns an error into the text the program may see: a refusal's own
-// message, capped, or only the error's type name.
+// message, capped, or only the fault's type name.
 func forCode(err error, maxChars int) string {
 	var r *Refusal
 	if errors.As(err, &r) {
 		return truncateRunes(r.Msg, maxChars)
 	}
-	return truncateRunes("host error: "+errorType(err), maxChars)
-}
-
-// errorType names the innermost error's type, never its text.
-func errorType(err error) string {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			break
-		}
-		err = next
+	var f *hostFault
+	if errors.As(err, &f) {
+		return truncateRunes("host error: "+f.kind, maxChars)
 	}
-	return reflect.TypeOf(err).String()
+	return truncateRunes("host error: "+reflect.TypeOf(err).String(), maxChars)
 }
 
 func truncateRunes(s string, n int) string {
@@ -330,5 +333,9 @@ func callError(ctx context.Context, server, tool string, limits Limits, err erro
 	if errors.Is(err, mcp.ErrInvalidParams) {
 		return refuse("%s.%s failed: the server rejected the request as invalid", server, tool)
 	}
-	return err
+	var te *transport.Error
+	if errors.As(err, &te) || errors.Is(err, transport.ErrTransportClosed) {
+		return &hostFault{kind: "TransportError", err: err}
+	}
+	return &hostFault{kind: "ServerError", err: err}
 }

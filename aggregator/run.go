@@ -174,9 +174,9 @@ type loaded struct {
 // Run runs one program and reports what happened. Failures of every kind
 // (unknown servers, a server that does not start, the program's exception,
 // a limit) are in the result's Error; Run itself does not fail.
-func (a *Aggregator) Run(ctx context.Context, req Request) Result {
+func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
-	res := Result{Servers: []string{}}
+	res.Servers = []string{}
 	defer func() { res.DurationMS = time.Since(began).Milliseconds() }()
 
 	entries, err := a.resolve(req.Servers)
@@ -313,7 +313,11 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	}()
 	msgs := make(chan runner.Message)
 	readErr := make(chan error, 1)
+	loopDone := make(chan struct{})
 	go func() {
+		// Once the loop below is over, the rest of the stream is drained
+		// unread, so the engine's stream never stalls on it.
+		defer func() { _, _ = io.Copy(io.Discard, s.box.Protocol) }()
 		r := runner.NewReader(s.box.Protocol)
 		for {
 			m, err := r.Next()
@@ -323,8 +327,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 			}
 			select {
 			case msgs <- m:
-			case <-s.ctx.Done():
-				readErr <- s.ctx.Err()
+			case <-loopDone:
 				return
 			}
 		}
@@ -385,12 +388,17 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 			finished = true
 		}
 	}
+	close(loopDone)
 	// After the program's end the container exits and its output closes.
 	select {
 	case <-outDone:
 	case <-time.After(2 * time.Second):
 		_ = s.box.Kill(context.WithoutCancel(s.ctx))
-		<-outDone
+		select {
+		case <-outDone:
+		case <-time.After(5 * time.Second):
+			s.a.log.Warn("sandbox output did not end after kill", "container", s.box.ID)
+		}
 	}
 	res.Stdout, res.Truncated = out.result()
 }

@@ -28,6 +28,9 @@ type Spec struct {
 	Pids        int64  // maximum number of processes
 	OpenFiles   int64  // RLIMIT_NOFILE, soft and hard
 	TmpfsBytes  int64  // size of the /tmp tmpfs
+	// Entrypoint replaces the image's runner when set. Only tests use it, to
+	// play a hostile runner.
+	Entrypoint []string
 }
 
 // DefaultSpec returns the container limits of PRODUCT.md: 256 MiB and no
@@ -103,6 +106,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 	created, err := e.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
 		Config: &container.Config{
 			Image:           spec.Image,
+			Entrypoint:      spec.Entrypoint,
 			User:            "65534:65534",
 			Hostname:        "sandbox",
 			WorkingDir:      "/tmp",

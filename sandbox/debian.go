@@ -73,8 +73,7 @@ func parseAptDepends(out []byte) map[string][]depGroup {
 		case line == "":
 			continue
 		case !strings.HasPrefix(line, " "): // a package heading
-			pkg = strings.Trim(line, "<>")
-			pkg = stripArch(pkg)
+			pkg = stripArch(strings.Trim(line, "<>"))
 			if _, ok := res[pkg]; !ok {
 				res[pkg] = nil
 			}

@@ -234,6 +234,14 @@ func skipOrFail(t *testing.T, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
+func TestDebianUnknownPackage(t *testing.T) {
+	needApt(t)
+	_, err := resolveClosure(context.Background(), []string{"libc6", "mcp-code-mode-no-such-package"})
+	if !errors.Is(err, errAptLists) || !strings.Contains(err.Error(), "mcp-code-mode-no-such-package") {
+		t.Errorf("err = %v, want one naming the package and wrapping errAptLists", err)
+	}
+}
+
 func TestDebianAssembleRootfs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads packages; skipped in -short mode")

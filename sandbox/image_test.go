@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -115,6 +117,95 @@ func TestImagePullFailsFast(t *testing.T) {
 		t.Errorf("pull gave up after %s", d)
 	}
 	t.Logf("pull failed after %s: %v", time.Since(start).Round(time.Millisecond), err)
+}
+
+// TestImageBuildErrorSurfaces checks that a failing step, which the engine
+// reports inside an HTTP 200 stream, comes back as an error. The step fails
+// first, so no intermediate image is left behind.
+func TestImageBuildErrorSurfaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine; skipped in -short mode")
+	}
+	e := testEngine(t)
+	var buf bytes.Buffer
+	if err := writeBuildContext(&buf, baseContextFiles("FROM scratch\nRUN [\"/no/such/program\"]\n")); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	_, err := e.build(context.Background(), "mcp-code-mode-sandbox:test-broken", &buf, &log)
+	if err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("failing RUN: err = %v\nlog:\n%s", err, log.String())
+	}
+	t.Logf("failing RUN reported: %v", err)
+}
+
+// fakeEngine is an Engine talking to handler instead of a real engine.
+func fakeEngine(t *testing.T, handler http.HandlerFunc) *Engine {
+	t.Helper()
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	cli, err := client.New(client.WithHost("tcp://"+srv.Listener.Addr().String()), client.WithAPIVersion("1.41"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return &Engine{cli: cli}
+}
+
+// TestImagePullWatchdog checks that a pull is abandoned when the engine goes
+// quiet for the stall time, but not while it keeps reporting progress.
+func TestImagePullWatchdog(t *testing.T) {
+	const stall = 300 * time.Millisecond
+	pull := func(w http.ResponseWriter, r *http.Request) bool {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/json"): // image inspect
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"message":"No such image"}`)
+			return false
+		case strings.HasSuffix(r.URL.Path, "/images/create"):
+			w.Header().Set("Content-Type", "application/json")
+			return true
+		}
+		http.Error(w, "unexpected "+r.URL.Path, http.StatusBadRequest)
+		return false
+	}
+
+	quiet := fakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+		if pull(w, r) {
+			<-r.Context().Done() // never answers
+		}
+	})
+	start := time.Now()
+	err := quiet.ensureImage(context.Background(), "some/image:1", stall, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no progress for 300ms") || time.Since(start) > 5*stall {
+		t.Errorf("quiet engine: err = %v after %s", err, time.Since(start))
+	}
+
+	chatty := fakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+		if !pull(w, r) {
+			return
+		}
+		for i := range 6 { // 6 × stall/2: longer than stall in total
+			fmt.Fprintf(w, "{\"status\":\"Downloading\",\"id\":\"layer%d\"}\n", i)
+			w.(http.Flusher).Flush()
+			time.Sleep(stall / 2)
+		}
+		io.WriteString(w, `{"status":"Status: Downloaded newer image for some/image:1"}`+"\n")
+	})
+	var log bytes.Buffer
+	if err := chatty.ensureImage(context.Background(), "some/image:1", stall, &log); err != nil {
+		t.Errorf("chatty engine: %v\nlog:\n%s", err, log.String())
+	}
+
+	failing := fakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+		if pull(w, r) {
+			io.WriteString(w, `{"errorDetail":{"message":"manifest unknown"},"error":"manifest unknown"}`+"\n")
+		}
+	})
+	if err := failing.ensureImage(context.Background(), "some/image:1", stall, io.Discard); err == nil || !strings.Contains(err.Error(), "manifest unknown") {
+		t.Errorf("error in the stream: err = %v", err)
+	}
 }
 
 // runResult is what a test container printed.
@@ -328,11 +419,34 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 		t.Error("stdlib bytecode not precompiled: every run recompiles asyncio")
 	}
 
+	// The base-image path (FROM <base> + COPY), on a local base: the image
+	// just built stands in for python:3.13-slim, which cannot be pulled here.
+	const fakeBase, fromBase = "mcp-code-mode-sandbox:test-base", "mcp-code-mode-sandbox:test-frombase"
+	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: testImage, Target: fakeBase}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, ref := range []string{fromBase, fakeBase} {
+			if _, err := e.cli.ImageRemove(context.Background(), ref, client.ImageRemoveOptions{PruneChildren: true}); err != nil {
+				t.Errorf("remove %s: %v", ref, err)
+			}
+		}
+	})
+	_, d := build(BuildOptions{Tag: fromBase, Base: fakeBase})
+	t.Logf("built FROM a local base in %s", d.Round(time.Millisecond))
+	if dg, err := e.ImageRunnerDigest(ctx, fromBase); err != nil || dg != RunnerDigest() {
+		t.Errorf("ImageRunnerDigest(%s) = %q, %v", fromBase, dg, err)
+	}
+	r = runInImage(ctx, t, e.cli, fromBase, owner, []string{"python3", "-c", "import asyncio,json,sys; print(sys.version_info >= (3,11))"})
+	if r.exit != 0 || strings.TrimSpace(r.stdout) != "True" {
+		t.Errorf("FROM-base image: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
+	}
+
 	// DefaultImage is what the rest of the project runs; build it if it is
 	// missing or holds another runner, and leave it in place.
 	if d, err := e.ImageRunnerDigest(ctx, DefaultImage); err != nil || d != RunnerDigest() {
 		t.Logf("%s missing or stale (%q, %v): building it", DefaultImage, d, err)
-		id, d := build(BuildOptions{})
+		id, d := build(BuildOptions{}) // automatic base: python:3.13-slim or Debian
 		t.Logf("built %s as %s in %s", DefaultImage, id, d.Round(time.Millisecond))
 	}
 

@@ -40,14 +40,17 @@ const (
 // literal: true -> True, null -> None, strings repr'd) and "= None"
 // otherwise; with "= None", "| None" is added to its hint unless the hint
 // already admits None or is Any. If t.AllowsExtra, the signature ends with
-// "**kwargs: Any". A signature longer than 100 characters is split into one
+// "**kwargs: Any" (or "**kwargs_2: Any" and so on, if a parameter is called
+// kwargs). A signature longer than about 100 characters is split into one
 // parameter per line.
 //
 // The docstring holds the tool's description (cleaned like
 // inspect.cleandoc and cut at a word boundary with "…" after about 1000
 // characters) and an Args section with one line per parameter that has
 // something to say: its description (whitespace collapsed, cut after about
-// 300 characters), its format, its Shape and its default. When a
+// 300 characters), its format, its Shape and its default if the signature
+// does not show it (a list or object, or the default of a required
+// parameter, shown as JSON or as a Python literal). When a
 // parameter's Python name differs from its JSON name, the line says so:
 // `from_ (JSON name "from"): ...`. Quotes, backslashes and control
 // characters in the text are escaped so that they cannot end or break the
@@ -168,11 +171,14 @@ func argDoc(id string, p Param) string {
 		pieces = append(pieces, "Shape: "+p.Shape+".")
 	}
 	if p.Default != nil {
-		def, ok := pyScalar(p.Default)
-		if !ok {
+		// Scalar defaults of optional parameters are in the signature.
+		def, scalar := pyScalar(p.Default)
+		if !scalar {
 			def = truncate(string(p.Default), maxDefault)
 		}
-		pieces = append(pieces, "Default: "+def+".")
+		if !scalar || p.Required {
+			pieces = append(pieces, "Default: "+def+".")
+		}
 	}
 	label := id
 	if id != p.Name {
@@ -200,14 +206,11 @@ func endsSentence(s string) bool {
 // with "…" to at most 120 characters. It is "" if the description is empty.
 func (t Tool) Summary() string {
 	lines := strings.Split(cleanDoc(t.Description), "\n")
-	para := lines[0]
-	for _, l := range lines[1:] {
-		if l == "" || startsBlock(l) {
-			break
-		}
-		para += " " + l
+	n := 1
+	for n < len(lines) && lines[n] != "" && !startsBlock(lines[n]) {
+		n++
 	}
-	para = strings.Join(strings.Fields(para), " ")
+	para := strings.Join(strings.Fields(strings.Join(lines[:n], " ")), " ")
 	if end := sentenceEnd(para); end > 0 {
 		para = para[:end]
 	} else {
@@ -319,11 +322,14 @@ func truncate(s string, limit int) string {
 	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
-	r := []rune(s)[:limit-1]
-	for i := len(r) - 1; i >= len(r)/2; i-- {
-		if unicode.IsSpace(r[i]) {
-			r = r[:i]
-			break
+	all := []rune(s)
+	r := all[:limit-1]
+	if !unicode.IsSpace(all[limit-1]) { // Else the cut is at a boundary.
+		for i := len(r) - 1; i >= len(r)/2; i-- {
+			if unicode.IsSpace(r[i]) {
+				r = r[:i]
+				break
+			}
 		}
 	}
 	return strings.TrimRightFunc(string(r), unicode.IsSpace) + "…"

@@ -46,10 +46,11 @@ type Tool struct {
 
 // Limits that keep hints finite and cheap on hostile or huge schemas.
 const (
-	maxHintDepth  = 12    // nesting of subschemas looked at for one hint
-	maxShapeDepth = 3     // nesting of objects spelled out in a Shape
-	maxShapeLen   = 400   // longest Shape kept, in bytes
-	maxSteps      = 20000 // subschemas visited by one FromSchema call
+	maxHintDepth  = 12     // nesting of subschemas looked at for one hint
+	maxShapeDepth = 3      // nesting of objects spelled out in a Shape
+	maxShapeLen   = 400    // longest Shape kept, in bytes
+	maxSteps      = 5000   // subschemas visited for one parameter
+	maxTotalSteps = 500000 // subschemas visited by one FromSchema call
 )
 
 // FromSchema builds a Tool from an MCP tool's name, its Python identifier,
@@ -122,6 +123,7 @@ func FromSchema(name, py, description string, inputSchema json.RawMessage) (Tool
 	var namer Namer
 	t.Params = make([]Param, 0, len(order))
 	for i, n := range order {
+		c.steps = 0
 		t.Params = append(t.Params, c.param(n, ps.schemas[n], i < nreq, &namer))
 	}
 	return t, nil
@@ -221,7 +223,17 @@ func allowsExtra(o *object) bool {
 type converter struct {
 	root   any
 	active map[string]bool // $refs being expanded, to stop recursion
-	steps  int             // subschemas visited so far, to bound the work
+	steps  int             // subschemas visited for the current parameter
+	total  int             // subschemas visited in all
+}
+
+// step counts a visit to a subschema and reports whether the budget allows
+// it. Past the budget, everything is Any: hostile schemas can make the
+// number of paths through their $refs exponential.
+func (c *converter) step() bool {
+	c.steps++
+	c.total++
+	return c.steps <= maxSteps && c.total <= maxTotalSteps
 }
 
 // resolve returns the subschema that a local "$ref" points to.
@@ -326,8 +338,7 @@ func (ps *propSet) add(name string, s any) {
 // requires are marked required; names required by an allOf branch are too,
 // and so are names required by every anyOf (or oneOf) branch.
 func (c *converter) collect(o *object, ps *propSet, mandatory bool, depth int) {
-	c.steps++
-	if depth > maxHintDepth || c.steps > maxSteps {
+	if !c.step() || depth > maxHintDepth {
 		return
 	}
 	o = c.follow(o)
@@ -387,9 +398,8 @@ func (c *converter) collect(o *object, ps *propSet, mandatory bool, depth int) {
 // that list their properties are spelled out, to that depth, as
 // {'key': T, 'optional'?: T} instead of dict[str, Any].
 func (c *converter) hint(s any, depth, shape int) union {
-	c.steps++
 	o, ok := s.(*object)
-	if !ok || depth > maxHintDepth || c.steps > maxSteps {
+	if !c.step() || !ok || depth > maxHintDepth {
 		return anyType() // true, false, a missing schema or too deep
 	}
 	u := c.hintNoNull(o, depth, shape)
@@ -402,7 +412,15 @@ func (c *converter) hint(s any, depth, shape int) union {
 func (c *converter) hintNoNull(o *object, depth, shape int) union {
 	if ref, ok := o.str("$ref"); ok {
 		target, ok := c.resolve(ref)
-		if !ok || c.active[ref] {
+		if !ok {
+			return anyType()
+		}
+		if c.active[ref] {
+			if shape > 0 {
+				// A recursive structure: give the inner level as a
+				// plain hint.
+				return c.hint(target, depth+1, 0)
+			}
 			return anyType()
 		}
 		c.active[ref] = true
@@ -569,10 +587,11 @@ func (c *converter) shapeOf(o *object, depth, shape int) (string, bool) {
 
 // union is a Python type hint: a union of alternatives.
 type union struct {
-	any   bool     // Any: absorbs everything else
-	none  bool     // includes None (always written last)
-	types []string // alternatives in order; litMark is where Literal[...] goes
-	lits  []string // the Python literals of the Literal[...] alternative
+	any   bool            // Any: absorbs everything else
+	none  bool            // includes None (always written last)
+	types []string        // alternatives in order; litMark is where Literal[...] goes
+	lits  []string        // the Python literals of the Literal[...] alternative
+	seen  map[string]bool // the types and (prefixed with litMark) lits
 }
 
 // litMark stands in types for the Literal[...] alternative.
@@ -583,20 +602,33 @@ func single(t string) union { return union{types: []string{t}} }
 
 func (u *union) empty() bool { return !u.any && !u.none && len(u.types) == 0 }
 
+// mark records key as present in u and reports whether it is new.
+func (u *union) mark(key string) bool {
+	if u.seen == nil {
+		u.seen = make(map[string]bool)
+	}
+	if u.seen[key] {
+		return false
+	}
+	u.seen[key] = true
+	return true
+}
+
 func (u *union) addType(t string) {
-	if !slices.Contains(u.types, t) {
+	if u.mark(t) {
 		u.types = append(u.types, t)
 	}
 }
 
 func (u *union) addLiteral(lit string) {
 	u.addType(litMark)
-	if !slices.Contains(u.lits, lit) {
+	if u.mark(litMark + lit) {
 		u.lits = append(u.lits, lit)
 	}
 }
 
-// add merges v into u.
+// add merges v into u. Unions share their seen maps when copied, so only
+// the union being built may be added to.
 func (u *union) add(v union) {
 	u.any = u.any || v.any
 	u.none = u.none || v.none

@@ -1,0 +1,193 @@
+package aggregator
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+)
+
+// Shared by the tests of this package: the test server binary and a
+// connection to the real engine (nil when none is reachable).
+var (
+	testServerBin string
+	engine        *sandbox.Engine
+	engineErr     error
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "mcm-aggregator-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	testServerBin = filepath.Join(dir, "testserver")
+	if out, err := exec.Command("go", "build", "-o", testServerBin, "../testdata/testserver").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build testserver: %v\n%s", err, out)
+		return 1
+	}
+	ctx := context.Background()
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	engine, engineErr = sandbox.New(cctx)
+	cancel()
+	if engine != nil {
+		defer engine.Close()
+		if err := ensureImage(ctx, engine); err != nil {
+			fmt.Fprintf(os.Stderr, "sandbox image: %v\n", err)
+			return 1
+		}
+	}
+	code := m.Run()
+	// Nothing may outlive the tests: no sandbox container, no server process.
+	if engine != nil {
+		ids, err := engine.Containers(ctx, sandbox.Owner())
+		if err != nil || len(ids) > 0 {
+			fmt.Fprintf(os.Stderr, "LEAK: sandbox containers left behind: %v %v\n", ids, err)
+			code = 1
+		}
+	}
+	if out, err := exec.Command("pgrep", "-f", testServerBin).Output(); err == nil && len(strings.TrimSpace(string(out))) > 0 {
+		fmt.Fprintf(os.Stderr, "LEAK: test server processes left behind: %s\n", out)
+		code = 1
+	}
+	return code
+}
+
+// ensureImage builds the sandbox image when it is missing or holds an older
+// runner.
+func ensureImage(ctx context.Context, e *sandbox.Engine) error {
+	if d, err := e.ImageRunnerDigest(ctx, sandbox.DefaultImage); err == nil && d == sandbox.RunnerDigest() {
+		return nil
+	}
+	_, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: sandbox.DefaultImage, Log: os.Stderr})
+	return err
+}
+
+// needEngine skips the test without an engine, or fails it under CI.
+func needEngine(t *testing.T) *sandbox.Engine {
+	t.Helper()
+	if engine == nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no container engine reachable under CI: %v", engineErr)
+		}
+		t.Skipf("no container engine reachable (start dockerd, or set DOCKER_HOST): %v", engineErr)
+	}
+	return engine
+}
+
+// testServer is the test server from testdata, logging its calls to a file
+// in the test's temp dir; the log's path is returned too.
+func testServer(t *testing.T, name string, args ...string) (discovery.Server, string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), name+".log")
+	return discovery.Server{
+		Name: name, Transport: discovery.TransportStdio, Command: testServerBin,
+		Args: append([]string{"-name", name, "-log", log}, args...), Source: "test",
+	}, log
+}
+
+// newAgg returns an aggregator over servers with the default limits changed
+// by tune (may be nil), closed when the test ends.
+func newAgg(t *testing.T, tune func(*Config), servers ...discovery.Server) *Aggregator {
+	t.Helper()
+	cfg := DefaultConfig()
+	if tune != nil {
+		tune(&cfg)
+	}
+	var eng Engine
+	if engine != nil {
+		eng = engine
+	}
+	a, err := New(cfg, servers, eng, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+// run runs code and returns the result; it logs the result for failures.
+func run(t *testing.T, a *Aggregator, code string, servers ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	res := a.Run(ctx, Request{Code: code, Servers: servers})
+	errText := "<nil>"
+	if res.Error != nil {
+		errText = *res.Error
+	}
+	t.Logf("stdout=%q error=%s stopped=%v truncated=%v calls=%d took=%dms", clip(res.Stdout, 400), clip(errText, 400), res.Stopped, res.Truncated, res.Calls, res.DurationMS)
+	return res
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// mustSucceed fails the test when the run failed.
+func mustSucceed(t *testing.T, res Result) {
+	t.Helper()
+	if res.Error != nil {
+		t.Fatalf("run failed: %s", *res.Error)
+	}
+}
+
+// callLine is one line of the test server's call log.
+type callLine struct {
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	Start     int64           `json:"start_unix_nano"`
+	End       int64           `json:"end_unix_nano"`
+	Unknown   bool            `json:"unknown"`
+	startTime time.Time
+}
+
+// serverCalls reads the calls the test server received.
+func serverCalls(t *testing.T, path string) []callLine {
+	t.Helper()
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []callLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c callLine
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("server log line %q: %v", sc.Text(), err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func toolsCalled(calls []callLine) []string {
+	var out []string
+	for _, c := range calls {
+		out = append(out, c.Tool)
+	}
+	return out
+}
