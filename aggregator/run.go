@@ -274,7 +274,8 @@ func (m *loaded) module() runner.Module {
 		if err == nil {
 			rt.Doc = st.Stub()
 			for _, p := range st.Params {
-				rt.Params = append(rt.Params, runner.Param{Name: p.Name, Py: p.Py})
+				nullable := p.Type == "Any" || strings.Contains(p.Type, "None")
+				rt.Params = append(rt.Params, runner.Param{Name: p.Name, Py: p.Py, DropNone: !p.Required && !nullable})
 			}
 		}
 		mod.Tools = append(mod.Tools, rt)

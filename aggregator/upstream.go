@@ -211,14 +211,16 @@ func (s *session) stderrHint() string {
 	if s.stderr == nil {
 		return ""
 	}
-	tail := strings.TrimSpace(s.stderr.String())
-	if tail == "" {
+	// What the dead child wrote may still be on its way through the drain.
+	for i := 0; i < 20 && strings.TrimSpace(s.stderr.String()) == ""; i++ {
+		time.Sleep(25 * time.Millisecond)
+	}
+	tail := []rune(strings.TrimSpace(s.stderr.String()))
+	if len(tail) == 0 {
 		return ""
 	}
-	if i := strings.LastIndexByte(tail, '\n'); i >= 0 && len(tail)-i < 300 {
-		tail = tail[max(0, len(tail)-300):]
-	}
-	return "; its stderr ends: " + strings.ReplaceAll(tail, "\n", " | ")
+	tail = tail[max(0, len(tail)-300):]
+	return "; its stderr ends: " + strings.ReplaceAll(string(tail), "\n", " | ")
 }
 
 func (u *upstream) stdioClient(life context.Context, sess *session) (*client.Client, error) {

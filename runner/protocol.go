@@ -179,6 +179,9 @@ type Tool struct {
 type Param struct {
 	Name string `json:"name"`
 	Py   string `json:"py"`
+	// DropNone: the parameter is optional and its schema does not allow
+	// null, so a None passed for it means "leave it out".
+	DropNone bool `json:"drop_none,omitempty"`
 }
 
 // Reply answers one Call or RPC.

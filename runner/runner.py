@@ -335,6 +335,8 @@ def make_tool(channel, alias, tool):
     params = tool.get("params") or []
     to_json = {p["py"]: p["name"] for p in params}
     order = [p["py"] for p in params]
+    # Optional parameters whose schema does not allow null: None leaves them out.
+    drop_none = {p["name"] for p in params if p.get("drop_none")}
 
     async def call(*args, **kwargs):
         if len(args) == 1 and not kwargs and isinstance(args[0], dict):
@@ -350,6 +352,8 @@ def make_tool(channel, alias, tool):
                 if json_name in arguments:
                     raise TypeError("%s() got multiple values for argument %r" % (py, key))
                 arguments[json_name] = value
+        for key in [k for k, v in arguments.items() if v is None and k in drop_none]:
+            del arguments[key]
         return await channel.request({"type": "call", "server": alias, "tool": name, "args": arguments})
 
     call.__name__ = call.__qualname__ = py
