@@ -152,12 +152,11 @@ func mustSucceed(t *testing.T, res Result) {
 
 // callLine is one line of the test server's call log.
 type callLine struct {
-	Tool      string          `json:"tool"`
-	Args      json.RawMessage `json:"args"`
-	Start     int64           `json:"start_unix_nano"`
-	End       int64           `json:"end_unix_nano"`
-	Unknown   bool            `json:"unknown"`
-	startTime time.Time
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Start   int64           `json:"start_unix_nano"`
+	End     int64           `json:"end_unix_nano"`
+	Unknown bool            `json:"unknown"`
 }
 
 // serverCalls reads the calls the test server received.

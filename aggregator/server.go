@@ -89,7 +89,7 @@ const outputSchema = `{
   "type": "object",
   "properties": {
     "stdout": {"type": "string"},
-    "error": {"type": ["string", "null"]},
+    "error": {"anyOf": [{"type": "string"}, {"type": "null"}]},
     "truncated": {"type": "boolean"},
     "stopped": {"type": "boolean"},
     "calls": {"type": "integer"},

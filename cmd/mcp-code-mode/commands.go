@@ -273,6 +273,7 @@ func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	fs.SetOutput(stderr)
 	base := fs.String("base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
 	tag := fs.String("tag", sandbox.DefaultImage, "tag of the image to build")
+	ifStale := fs.Bool("if-stale", false, "build only when the image is missing or holds another runner")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -281,6 +282,12 @@ func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		return err
 	}
 	defer e.Close()
+	if *ifStale {
+		if d, err := e.ImageRunnerDigest(ctx, *tag); err == nil && d == sandbox.RunnerDigest() {
+			fmt.Fprintf(stdout, "%s is current\n", *tag)
+			return nil
+		}
+	}
 	began := time.Now()
 	id, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: *tag, Base: *base, Log: stderr})
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -207,5 +206,3 @@ func setup(c *common, stderr io.Writer, wrapped *discovery.Server) (*aggregator.
 	}
 	return agg, eng, cfg, nil
 }
-
-var errUsage = errors.New("usage")

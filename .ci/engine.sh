@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Makes a Docker engine reachable: does nothing when one already answers;
+# otherwise installs Debian's docker.io (as root) if dockerd is missing and
+# starts dockerd in the background. Prints the PID of a dockerd it started
+# to .ci/dockerd.pid so the caller can stop it.
+set -euo pipefail
+log=${DOCKERD_LOG:-/tmp/mcp-code-mode-dockerd.log}
+
+up() { docker version >/dev/null 2>&1; }
+
+if up; then
+  echo "engine: a Docker engine is already running"
+  exit 0
+fi
+if ! command -v dockerd >/dev/null 2>&1 || ! command -v docker >/dev/null 2>&1; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "engine: no Docker engine; install docker.io (or start Docker/Podman) and retry" >&2
+    exit 1
+  fi
+  echo "engine: installing docker.io from Debian packages"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "engine: dockerd is installed but not running; start it (needs root)" >&2
+  exit 1
+fi
+echo "engine: starting dockerd (log: $log)"
+nohup dockerd >"$log" 2>&1 &
+echo $! > "$(dirname "$0")/dockerd.pid"
+for _ in $(seq 60); do
+  if up; then
+    echo "engine: ready"
+    exit 0
+  fi
+  sleep 1
+done
+echo "engine: dockerd did not come up; the end of its log:" >&2
+tail -20 "$log" >&2
+exit 1

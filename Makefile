@@ -1,0 +1,56 @@
+# mcp-code-mode. `make demo` runs the main job on the built-in example
+# servers; `make test` runs every test. Both set up what they need: a Docker
+# engine (installed from Debian packages when run as root), the sandbox image
+# (built offline when no registry answers) and the pinned npm test servers.
+
+GO          ?= go
+BIN         := bin
+CLI         := $(BIN)/mcp-code-mode
+TESTSERVER  := $(BIN)/testserver
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+NPM_DIR     := testdata/npm
+
+.PHONY: all build engine image testdata test test-short lint fuzz demo bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(CLI) ./cmd/mcp-code-mode
+	$(GO) build -o $(TESTSERVER) ./testdata/testserver
+
+# A reachable Docker engine (see .ci/engine.sh).
+engine:
+	@bash .ci/engine.sh
+
+# The sandbox image, rebuilt only when the runner changed.
+image: build engine
+	$(CLI) build-image --if-stale
+
+# The pinned third-party MCP servers and clients the tests use.
+testdata: $(NPM_DIR)/node_modules/.package-lock.json
+
+$(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
+	cd $(NPM_DIR) && npm ci --no-audit --no-fund
+
+test: image testdata
+	$(GO) test -count=1 ./...
+
+# Unit tests only: no engine, no npm servers.
+test-short:
+	$(GO) test -short ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./... ./testdata/testserver
+	$(GO) run $(STATICCHECK) ./... ./testdata/testserver
+
+fuzz:
+	$(GO) test -run XXX -fuzz FuzzParseMessage -fuzztime 30s ./runner
+	$(GO) test -run XXX -fuzz FuzzFromSchema -fuzztime 30s ./stubs
+	$(GO) test -run XXX -fuzz FuzzCheckArgs -fuzztime 30s ./aggregator
+
+demo: image testdata
+	@bash configs/demo.sh
+
+clean:
+	rm -rf $(BIN)
