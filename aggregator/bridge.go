@@ -81,6 +81,16 @@ func (p Policy) Allowed(srv discovery.Server, alias, tool string) bool {
 	return len(p.Allow) == 0 || p.matches(p.Allow, srv, alias, tool)
 }
 
+// DeniesServer reports whether a deny pattern names the whole server.
+func (p Policy) DeniesServer(srv discovery.Server, alias string) bool {
+	for _, pat := range p.Deny {
+		if pat == srv.Name || pat == alias {
+			return true
+		}
+	}
+	return false
+}
+
 func (p Policy) matches(patterns []string, srv discovery.Server, alias, tool string) bool {
 	for _, pat := range patterns {
 		if pat == srv.Name || pat == alias {

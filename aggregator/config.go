@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,30 +106,12 @@ func DefaultConfig() Config {
 // limits.deadline ("__" separates levels).
 const EnvPrefix = "MCP_CODE_MODE_"
 
-// LoadConfig reads the defaults, then the config file at path (TOML, YAML or
-// JSON by extension; "" for none), then the MCP_CODE_MODE_* variables of
-// environ.
+// LoadConfig reads the defaults, then the MCP_CODE_MODE_* variables of
+// environ, then the config file at path (TOML, YAML or JSON by extension; ""
+// for none); each overrides the one before. A duration given as a plain
+// number means seconds.
 func LoadConfig(path string, environ []string) (Config, error) {
 	k := koanf.New(".")
-	if path != "" {
-		var parser koanf.Parser
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".toml":
-			parser = toml.Parser()
-		case ".yaml", ".yml":
-			parser = yaml.Parser()
-		case ".json":
-			parser = json.Parser()
-		default:
-			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
-		}
-		if _, err := os.Stat(path); err != nil {
-			return Config{}, fmt.Errorf("config: %w", err)
-		}
-		if err := k.Load(file.Provider(path), parser); err != nil {
-			return Config{}, fmt.Errorf("config %s: %w", path, err)
-		}
-	}
 	envs := map[string]string{}
 	for _, kv := range environ {
 		if name, value, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, EnvPrefix) {
@@ -157,6 +140,36 @@ func LoadConfig(path string, environ []string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("environment: %w", err)
 	}
+	if path != "" {
+		var parser koanf.Parser
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".toml":
+			parser = toml.Parser()
+		case ".yaml", ".yml":
+			parser = yaml.Parser()
+		case ".json":
+			parser = json.Parser()
+		default:
+			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
+		}
+		if _, err := os.Stat(path); err != nil {
+			return Config{}, fmt.Errorf("config: %w", err)
+		}
+		if err := k.Load(file.Provider(path), parser); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	for _, key := range durationKeys {
+		if v := k.Get(key); v != nil {
+			d, err := parseSeconds(v)
+			if err != nil {
+				return Config{}, fmt.Errorf("config: %s: %w", key, err)
+			}
+			if err := k.Set(key, d); err != nil {
+				return Config{}, fmt.Errorf("config: %s: %w", key, err)
+			}
+		}
+	}
 	// Decoding onto the defaults keeps every key the sources leave unset.
 	cfg := DefaultConfig()
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
@@ -168,10 +181,45 @@ func LoadConfig(path string, environ []string) (Config, error) {
 	return cfg, nil
 }
 
+// durationKeys are the config keys holding durations.
+var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.server_idle", "limits.connect_timeout"}
+
+// parseSeconds reads a duration: a Go duration string ("90s", "1m30s") or a
+// plain number of seconds (90, 1.5, "90").
+func parseSeconds(v any) (time.Duration, error) {
+	switch x := v.(type) {
+	case time.Duration:
+		return x, nil
+	case int:
+		return time.Duration(x) * time.Second, nil
+	case int64:
+		return time.Duration(x) * time.Second, nil
+	case float64:
+		return time.Duration(x * float64(time.Second)), nil
+	case string:
+		return ParseSeconds(x)
+	}
+	return 0, fmt.Errorf("want a duration such as 90s or a number of seconds, got %v", v)
+}
+
+// ParseSeconds reads a Go duration ("90s", "1m30s") or a plain number of
+// seconds ("90", "1.5").
+func ParseSeconds(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want a duration such as 90s or a number of seconds, got %q", s)
+	}
+	return d, nil
+}
+
 func (l Limits) validate() error {
 	switch {
-	case l.Deadline <= 0:
-		return fmt.Errorf("limits.deadline must be positive, got %v", l.Deadline)
+	case l.Deadline < time.Second:
+		return fmt.Errorf("limits.deadline must be at least 1s, got %v", l.Deadline)
 	case l.CallTimeout <= 0:
 		return fmt.Errorf("limits.call_timeout must be positive, got %v", l.CallTimeout)
 	case l.MaxCalls < 0:

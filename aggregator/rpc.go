@@ -129,10 +129,11 @@ func (a *Aggregator) lookup(name string) (*entry, error) {
 }
 
 // tools returns a server's tool list, starting it if it was never listed.
+// The program sees only that the server did not start; the error keeps why.
 func (a *Aggregator) tools(ctx context.Context, e *entry) ([]RawTool, error) {
 	_, tools, err := e.up.acquire(ctx)
 	if err != nil {
-		return nil, refuse("server %q could not be started", e.srv.Name)
+		return nil, fmt.Errorf("%w: %w", refuse("server %q could not be started", e.srv.Name), err)
 	}
 	e.up.release()
 	return tools, nil
@@ -258,11 +259,6 @@ func (a *Aggregator) Tools(ctx context.Context, names []string) ([]ToolDoc, erro
 	}
 	var out []ToolDoc
 	for _, e := range entries {
-		_, _, err := e.up.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		e.up.release()
 		docs, err := a.docs(ctx, e, "", "full")
 		if err != nil {
 			return nil, err

@@ -156,6 +156,9 @@ func (a *Aggregator) resolve(names []string) ([]*entry, error) {
 		if e.srv.Disabled {
 			return nil, fmt.Errorf("server %q is disabled: %s", n, e.srv.Why)
 		}
+		if a.policy.DeniesServer(e.srv, e.alias) {
+			return nil, fmt.Errorf("server %q is denied by the policy (deny %s)", n, strings.Join(a.policy.Deny, ", "))
+		}
 		if !seen[e] {
 			seen[e] = true
 			out = append(out, e)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -90,7 +91,12 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	handler := server.NewStreamableHTTPServer(mcpServer, server.WithEndpointPath("/mcp"))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(token, handler))
-	hs := &http.Server{Addr: *httpAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{
+		Addr: *httpAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with the server: a signal cancels the runs in flight,
+		// which kills their containers.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
 	ln, err := net.Listen("tcp", *httpAddr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -104,7 +110,11 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case <-ctx.Done():
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		return hs.Shutdown(sctx)
+		if err := hs.Shutdown(sctx); err != nil {
+			// Streams that stay open (SSE) do not end by themselves.
+			_ = hs.Close()
+		}
+		return nil
 	}
 }
 
@@ -114,7 +124,8 @@ func requireToken(token string, next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+token {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, []byte("Bearer "+token)) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")
 			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
@@ -136,7 +147,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	src := *code
 	switch rest := c.fs.Args(); {
 	case src != "" && len(rest) > 0:
-		return fmt.Errorf("give the program with -c or as a file, not both")
+		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -): give the program with -c or as a file, not both")
+		return exitError{2}
 	case src != "":
 	case len(rest) == 1 && rest[0] == "-":
 		b, err := io.ReadAll(stdin)
@@ -224,15 +236,40 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer eng.Close()
 	defer agg.Close()
-	docs, err := agg.Tools(ctx, c.fs.Args())
-	if err != nil {
-		return err
+	names := c.fs.Args()
+	if len(names) == 0 {
+		for _, s := range agg.Servers() {
+			if s.Enabled {
+				names = append(names, s.Name)
+			}
+		}
+	}
+	// Every server that starts is listed; the ones that do not are reported.
+	var docs []aggregator.ToolDoc
+	failed := 0
+	for _, name := range names {
+		d, err := agg.Tools(ctx, []string{name})
+		if err != nil {
+			fmt.Fprintf(stderr, "mcp-code-mode tools: %v\n", err)
+			failed++
+			continue
+		}
+		docs = append(docs, d...)
 	}
 	if *asJSON {
-		return writeJSON(stdout, docs)
+		if docs == nil {
+			docs = []aggregator.ToolDoc{}
+		}
+		if err := writeJSON(stdout, docs); err != nil {
+			return err
+		}
+	} else {
+		for _, d := range docs {
+			fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
+		}
 	}
-	for _, d := range docs {
-		fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
+	if failed > 0 {
+		return exitError{1}
 	}
 	return nil
 }

@@ -30,6 +30,26 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
+// secondsFlag is a duration given as a Go duration ("90s") or a plain
+// number of seconds ("90").
+type secondsFlag struct{ d *time.Duration }
+
+func (f secondsFlag) String() string {
+	if f.d == nil || *f.d == 0 {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f secondsFlag) Set(v string) error {
+	d, err := aggregator.ParseSeconds(v)
+	if err != nil {
+		return err
+	}
+	*f.d = d
+	return nil
+}
+
 // common are the flags every command that reads the configuration takes.
 type common struct {
 	config      string
@@ -52,7 +72,7 @@ func newCommon(name string, stderr io.Writer) *common {
 	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable); wins over --allow")
 	c.fs.Var(&c.env, "env", "pass this host variable to wrapped stdio servers (repeatable)")
 	c.fs.StringVar(&c.image, "image", "", "sandbox image (default "+sandbox.DefaultImage+")")
-	c.fs.DurationVar(&c.deadline, "deadline", 0, "wall-clock limit per run, e.g. 90s")
+	c.fs.Var(secondsFlag{&c.deadline}, "deadline", "wall-clock limit per run: seconds, or a duration such as 2m")
 	c.fs.IntVar(&c.maxCalls, "max-calls", -1, "tool calls per run")
 	c.fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
 	return c
@@ -105,8 +125,8 @@ func (c *common) load() (aggregator.Config, string, error) {
 		cfg.Image = c.image
 	}
 	if set["deadline"] {
-		if c.deadline <= 0 {
-			return cfg, path, fmt.Errorf("--deadline must be positive")
+		if c.deadline < time.Second {
+			return cfg, path, fmt.Errorf("--deadline must be at least 1s, got %v", c.deadline)
 		}
 		cfg.Limits.Deadline = c.deadline
 	}
@@ -155,7 +175,9 @@ func (l *lazyEngine) get(ctx context.Context) (*sandbox.Engine, error) {
 	if l.e != nil {
 		return l.e, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	// Connecting has its own timeout: a run's short deadline must not be
+	// reported as the engine being down.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	e, err := sandbox.New(cctx)
 	if err != nil {
