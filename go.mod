@@ -15,6 +15,7 @@ require (
 	github.com/moby/moby/client v0.6.3
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	go.uber.org/goleak v1.3.0
 )
 
 require (
