@@ -9,6 +9,7 @@ import (
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -16,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/mcp-code-mode/mcp-code-mode/discovery"
 )
@@ -58,6 +61,9 @@ func truncateRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if n < 1 {
+		return ""
+	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
@@ -97,7 +103,7 @@ func (p Policy) matches(patterns []string, srv discovery.Server, alias, tool str
 			return true
 		}
 		for _, name := range []string{srv.Name, alias} {
-			if ok, _ := path.Match(pat, name+"."+tool); ok {
+			if globMatch(pat, name+"."+tool) {
 				return true
 			}
 		}
@@ -107,11 +113,19 @@ func (p Policy) matches(patterns []string, srv discovery.Server, alias, tool str
 
 func matchAny(globs []string, name string) bool {
 	for _, g := range globs {
-		if ok, _ := path.Match(g, name); ok {
+		if globMatch(g, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// globMatch is path.Match where '*' and '?' also match '/': tool names are
+// not paths, and a deny glob must not fail open on "admin/delete".
+func globMatch(pattern, name string) bool {
+	const sep = "\x00"
+	ok, _ := path.Match(strings.ReplaceAll(pattern, "/", sep), strings.ReplaceAll(name, "/", sep))
+	return ok
 }
 
 // checkedTool is a tool with what the bridge needs to check calls of it.
@@ -170,8 +184,15 @@ func listedNames(doc any) (map[string]bool, bool) {
 	var visit func(v any, depth int)
 	visit = func(v any, depth int) {
 		m, ok := v.(map[string]any)
-		if !ok || depth > 2 {
+		if !ok || depth > 4 {
 			return
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			if target, ok := localRef(doc, ref); ok {
+				visit(target, depth+1)
+			} else {
+				extra = true // cannot tell what it lists; the schema still validates
+			}
 		}
 		if props, ok := m["properties"].(map[string]any); ok {
 			for k := range props {
@@ -196,23 +217,81 @@ func listedNames(doc any) (map[string]bool, bool) {
 	return names, extra
 }
 
+// localRef resolves a "#/a/b" reference inside doc.
+func localRef(doc any, ref string) (any, bool) {
+	if ref == "#" {
+		return doc, true
+	}
+	if !strings.HasPrefix(ref, "#/") {
+		return nil, false
+	}
+	cur := doc
+	for _, tok := range strings.Split(ref[2:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[tok]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// maxExponent bounds the exponent of numbers in arguments: validating
+// 1e999999 against a schema costs milliseconds of big-number arithmetic.
+const maxExponent = 400
+
+// saneNumbers reports whether every number in v has a modest exponent.
+func saneNumbers(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if !saneNumbers(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !saneNumbers(e) {
+				return false
+			}
+		}
+	case json.Number:
+		s := string(x)
+		if i := strings.IndexAny(s, "eE"); i >= 0 {
+			exp, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+			return err == nil && exp >= -maxExponent && exp <= maxExponent
+		}
+		return len(s) <= 2*maxExponent
+	}
+	return true
+}
+
 // checkArgs validates one call's arguments: a JSON object within the size
 // limit that the tool's schema accepts and that names nothing the schema
-// does not list (unless the schema allows that).
-func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes int) error {
+// does not list (unless the schema allows that). It returns the arguments
+// re-encoded from what it checked, so that what the server parses is what
+// was validated (a duplicated key cannot mean one thing here and another
+// there).
+func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes int) (json.RawMessage, error) {
 	if len(args) > maxBytes {
-		return refuse("arguments of %s.%s are %d bytes, over the %d-byte limit", server, t.Name, len(args), maxBytes)
+		return nil, refuse("arguments of %s.%s are %d bytes, over the %d-byte limit", server, t.Name, len(args), maxBytes)
 	}
 	if t.schemaErr != nil {
-		return refuse("%s.%s cannot be called: its input schema does not compile", server, t.Name)
+		return nil, refuse("%s.%s cannot be called: its input schema does not compile", server, t.Name)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return refuse("arguments of %s.%s are not JSON", server, t.Name)
+		return nil, refuse("arguments of %s.%s are not JSON", server, t.Name)
 	}
 	obj, ok := inst.(map[string]any)
 	if !ok {
-		return refuse("arguments of %s.%s must be an object (keyword arguments or one dict)", server, t.Name)
+		return nil, refuse("arguments of %s.%s must be an object (keyword arguments or one dict)", server, t.Name)
+	}
+	if !saneNumbers(inst) {
+		return nil, refuse("arguments of %s.%s hold a number with an exponent beyond ±%d", server, t.Name, maxExponent)
 	}
 	if !t.allowsExtra {
 		var unknown []string
@@ -222,40 +301,40 @@ func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes in
 			}
 		}
 		if len(unknown) > 0 {
-			return refuse("%s.%s does not take %s", server, t.Name, strings.Join(slices.Sorted(slices.Values(unknown)), ", "))
+			return nil, refuse("%s.%s does not take %s", server, t.Name, strings.Join(slices.Sorted(slices.Values(unknown)), ", "))
 		}
 	}
 	if err := t.schema.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return refuse("arguments of %s.%s do not match its schema: %s", server, t.Name, schemaErrorText(ve))
+			return nil, refuse("arguments of %s.%s do not match its schema: %s", server, t.Name, schemaErrorText(ve))
 		}
-		return refuse("arguments of %s.%s do not match its schema", server, t.Name)
+		return nil, refuse("arguments of %s.%s do not match its schema", server, t.Name)
 	}
-	return nil
+	canonical, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("re-encode arguments: %w", err)
+	}
+	return canonical, nil
 }
 
-// schemaErrorText is a short, stable, one-line account of the failures.
+// schemaErrorText is a short, stable, one-line account of the failures: the
+// leaves of the error tree (an error under a $ref keeps its own message).
 func schemaErrorText(ve *jsonschema.ValidationError) string {
+	p := message.NewPrinter(language.English)
 	var parts []string
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			parts = append(parts, "/"+strings.Join(e.InstanceLocation, "/")+": "+e.ErrorKind.LocalizedString(p))
+			return
 		}
-		msg := u.Error.String()
-		if strings.HasPrefix(msg, "validation failed") || strings.HasPrefix(msg, "doesn't validate with") {
-			continue
+		for _, c := range e.Causes {
+			walk(c)
 		}
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "/"
-		}
-		parts = append(parts, loc+": "+msg)
 	}
-	slices.Sort(parts)
-	if len(parts) == 0 {
-		return "invalid"
-	}
+	walk(ve)
+	parts = slices.Compact(slices.Sorted(slices.Values(parts)))
 	if len(parts) > 3 {
 		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
 	}

@@ -82,8 +82,9 @@ type ServerConfig struct {
 	Disabled    bool              `koanf:"disabled"`
 }
 
-// Config is everything this program is told: its own config file, then the
-// environment (MCP_CODE_MODE_*), then flags, each overriding the one before.
+// Config is everything this program is told: the environment
+// (MCP_CODE_MODE_*), then its own config file, then flags, each overriding
+// the one before.
 type Config struct {
 	Image   string                  `koanf:"image"`   // sandbox image
 	Limits  Limits                  `koanf:"limits"`  // see DefaultLimits
@@ -175,6 +176,9 @@ func LoadConfig(path string, environ []string) (Config, error) {
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
+	if strings.TrimSpace(cfg.Image) == "" {
+		return Config{}, fmt.Errorf("config: image must not be empty")
+	}
 	if err := cfg.Limits.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -230,6 +234,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.max_error_chars must be at least 20, got %d", l.MaxErrorChars)
 	case l.MemoryBytes < 32<<20:
 		return fmt.Errorf("limits.memory_bytes must be at least 32 MiB, got %d", l.MemoryBytes)
+	case l.ConnectTimeout <= 0 || l.ServerIdle <= 0:
+		return fmt.Errorf("limits.connect_timeout and limits.server_idle must be positive")
 	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
 	}

@@ -440,7 +440,6 @@ func TestConfiguredServers(t *testing.T) {
 // idle time, passes validation and makes every run fail later, far from the
 // cause.
 func TestLoadConfigRejectsUnusableValues(t *testing.T) {
-	t.Skip("BUG: MCP_CODE_MODE_IMAGE= loads as an empty image, and limits.connect_timeout / limits.server_idle are not validated (a negative value is accepted)")
 	tests := []struct {
 		name, content string
 		environ       []string

@@ -52,12 +52,23 @@ func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger
 	}
 	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny}, byName: map[string]*entry{}}
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
+	// A name that already is an identifier is its own alias; the others get
+	// theirs around them, so no alias equals another server's name.
 	var namer stubs.Namer
+	for _, s := range sorted {
+		if stubs.Identifier(s.Name) == s.Name && !namer.Taken(s.Name) {
+			namer.Reserve(s.Name)
+		}
+	}
 	for _, s := range sorted {
 		if _, dup := a.byName[s.Name]; dup {
 			return nil, fmt.Errorf("server %q is configured twice (%s)", s.Name, s.Source)
 		}
-		e := &entry{srv: s, alias: namer.Name(s.Name), up: newUpstream(s, cfg.Env, cfg.Limits, log)}
+		alias := s.Name
+		if stubs.Identifier(s.Name) != s.Name {
+			alias = namer.Name(s.Name)
+		}
+		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, log)}
 		a.entries = append(a.entries, e)
 		a.byName[s.Name] = e
 	}
@@ -445,7 +456,8 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	if !ok {
 		return nil, refuse("%s has no tool %q that this run may call", mod.srv.Name, m.Tool)
 	}
-	if err := tool.checkArgs(mod.srv.Name, m.Args, limits.MaxArgBytes); err != nil {
+	args, err := tool.checkArgs(mod.srv.Name, m.Args, limits.MaxArgBytes)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.budget.take(); err != nil {
@@ -454,7 +466,7 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
 	cctx, cancel := context.WithTimeout(ctx, limits.CallTimeout)
 	defer cancel()
-	res, err := mod.up.call(cctx, mod.sess, m.Tool, m.Args)
+	res, err := mod.up.call(cctx, mod.sess, m.Tool, args)
 	if err != nil {
 		if mod.sess.dead.Load() {
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
@@ -476,7 +488,7 @@ type output struct {
 }
 
 func newOutput(maxBytes, stopAt int) *output {
-	return &output{max: maxBytes, stopAt: stopAt, tail: tailBuffer{max: maxBytes / 2}, stop: make(chan struct{})}
+	return &output{max: maxBytes, stopAt: stopAt, tail: tailBuffer{max: maxBytes - maxBytes/2}, stop: make(chan struct{})}
 }
 
 func (o *output) Write(p []byte) (int, error) {

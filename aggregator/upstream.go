@@ -195,12 +195,14 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 		ccancel()
 	}
 	if err != nil {
+		// Read what the child said before its pipes are closed.
+		hint := sess.stderrHint()
 		if sess.c != nil {
 			sess.stop()
 		} else {
 			cancel()
 		}
-		return nil, nil, fmt.Errorf("start server %q: %w%s", u.srv.Name, err, sess.stderrHint())
+		return nil, nil, fmt.Errorf("start server %q: %w%s", u.srv.Name, err, hint)
 	}
 	sess.c.OnConnectionLost(func(error) { sess.dead.Store(true) })
 	u.log.Debug("wrapped server started", "tools", len(tools), "took", time.Since(began))
