@@ -24,7 +24,15 @@ type Server struct {
 	Headers     map[string]string // http, sse: extra request headers
 	Allow       []string          // tool-name globs; empty allows every tool
 	Deny        []string          // tool-name globs; a match is refused even if allowed
+	ReadOnly    bool              // only tools annotated readOnlyHint may be called
 	Disabled    bool              // configured but turned off
 	Why         string            // why it is disabled
 	Source      string            // where it was found: "file" or "file#key"
+
+	// Filled by Discover for servers read from MCP clients' config files.
+	Client         string            // ID of the client whose file it came from (see Clients); "" if not discovered
+	AlsoIn         []string          // sources of the same server found again in other files (merged into this one)
+	BearerTokenEnv string            // http: NAME of the variable holding a bearer token (Codex); never its value
+	EnvHeaders     map[string]string // http: header name -> NAME of the variable holding its value (Codex)
+	UnsetVars      []string          // variables the entry referred to that were not set (they expanded to "")
 }

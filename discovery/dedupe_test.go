@@ -1,0 +1,86 @@
+package discovery
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDedupe(t *testing.T) {
+	stdio := func(name, client, cmd string, args ...string) Server {
+		return Server{Name: name, Client: client, Transport: TransportStdio, Command: cmd, Args: args, Source: client + "#" + name}
+	}
+	remote := func(name, client, tr, url string) Server {
+		return Server{Name: name, Client: client, Transport: tr, URL: url, Source: client + "#" + name}
+	}
+	withDeny := func(s Server, deny ...string) Server { s.Deny = deny; return s }
+	tests := []struct {
+		name string
+		in   []Server
+		want []string // "name client alsoIn..."
+	}{
+		{"same command and args merge, first kept",
+			[]Server{stdio("gh", "a", "npx", "gh"), stdio("github", "b", "npx", "gh"), stdio("x", "c", "npx", "gh")},
+			[]string{"gh a b#github c#x"}},
+		{"different args are different servers",
+			[]Server{stdio("gh", "a", "npx", "gh"), stdio("gh", "b", "npx", "gh", "--ro")},
+			[]string{"gh a", "gh@b b"}},
+		{"renames collide deterministically",
+			[]Server{stdio("s", "a", "1"), stdio("s", "b", "2"), stdio("s", "b", "3"), stdio("s", "b", "4"), stdio("s@b", "c", "5")},
+			[]string{"s a", "s@b b", "s@b-2 b", "s@b-3 b", "s@b@c c"}},
+		{"remote by URL whatever the transport or name",
+			[]Server{remote("r", "a", TransportHTTP, "https://x/mcp"), remote("q", "b", TransportSSE, "https://x/mcp"), remote("r", "c", TransportHTTP, "https://y/mcp")},
+			[]string{"r a b#q", "r@c c"}},
+		{"a stdio and a remote never merge",
+			[]Server{stdio("s", "a", "https://x"), remote("s", "b", TransportHTTP, "https://x")},
+			[]string{"s a", "s@b b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range dedupe(tt.in) {
+				g := s.Name + " " + s.Client
+				for _, a := range s.AlsoIn {
+					g += " " + a
+				}
+				got = append(got, g)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+
+	out := dedupe([]Server{withDeny(stdio("s", "a", "x"), "d1"), withDeny(stdio("s", "b", "x"), "d2", "d1")})
+	if len(out) != 1 || !slices.Equal(out[0].Deny, []string{"d1", "d2"}) {
+		t.Errorf("deny lists of duplicates: got %+v, want merged [d1 d2]", out)
+	}
+}
+
+func TestLaunchesSelf(t *testing.T) {
+	self := []string{"/opt/bin/mcp-code-mode", "/usr/local/bin/cm"}
+	tests := []struct {
+		cmd  string
+		args []string
+		want bool
+	}{
+		{"mcp-code-mode", nil, true},
+		{"/somewhere/else/mcp-code-mode", []string{"serve"}, true},
+		{`C:\tools\mcp-code-mode.exe`, nil, true},
+		{"/usr/local/bin/cm", nil, true},
+		{"cm", nil, true}, // base name of a Self path
+		{"npx", []string{"-y", "mcp-code-mode@latest", "serve"}, true},
+		{"npx", []string{"-y", "@acme/mcp-code-mode@1.2.3"}, true},
+		{"uvx", []string{"--from", "git+https://github.com/x/mcp-code-mode", "mcp-code-mode"}, true},
+		{"go", []string{"run", "github.com/mcp-code-mode/mcp-code-mode/cmd/mcp-code-mode@latest"}, true},
+		{"npx", []string{"-y", "@modelcontextprotocol/server-github"}, false},
+		{"node", []string{"mcp-code-mode"}, false}, // not a launcher: a script argument
+		{"mcp-code-mode-helper", nil, false},
+		{"docker", []string{"run", "mcp-code-mode"}, false},
+		{"", nil, false},
+	}
+	for _, tt := range tests {
+		if got := launchesSelf(tt.cmd, tt.args, self); got != tt.want {
+			t.Errorf("launchesSelf(%q, %q) = %v, want %v", tt.cmd, tt.args, got, tt.want)
+		}
+	}
+}
