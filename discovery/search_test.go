@@ -1,0 +1,481 @@
+package discovery
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// testSearchEntries is a small catalog with the traps of real ones: the same
+// tool names on two servers, server-prefixed names, a tool known only by its
+// parameters, and names in several case styles.
+func testSearchEntries() []ToolEntry {
+	schema := func(props map[string]string) json.RawMessage {
+		p := map[string]any{}
+		for name, desc := range props {
+			p[name] = map[string]any{"type": "string", "description": desc}
+		}
+		b, _ := json.Marshal(map[string]any{"type": "object", "properties": p})
+		return b
+	}
+	return []ToolEntry{
+		{Server: "github", Tool: "create_issue", Description: "Create a new issue in a GitHub repository",
+			InputSchema: schema(map[string]string{"owner": "Repository owner", "repo": "Repository name", "title": "Issue title"})},
+		{Server: "github", Tool: "add_issue_comment", Description: "Add a comment to an existing issue"},
+		{Server: "github", Tool: "create_pull_request", Description: "Create a new pull request in a GitHub repository"},
+		{Server: "github", Tool: "search_issues", Description: "Search for issues and pull requests across GitHub repositories"},
+		{Server: "github", Tool: "get_file_contents", Description: "Get the contents of a file or directory from a GitHub repository"},
+		{Server: "gitlab", Tool: "create_issue", Description: "Create a new issue in a GitLab project"},
+		{Server: "gitlab", Tool: "get_file_contents", Description: "Get the contents of a file or directory from a GitLab project"},
+		{Server: "filesystem", Tool: "read_file", Description: "Read the complete contents of a file as text."},
+		{Server: "filesystem", Tool: "list_directory", Description: "Get a detailed listing of all files and directories in a specified path."},
+		{Server: "filesystem", Tool: "move_file", Description: "Move or rename files and directories."},
+		{Server: "stripe", Tool: "create_refund", Description: "This tool will refund a payment intent in Stripe."},
+		{Server: "stripe", Tool: "create_customer", Description: "This tool will create a customer in Stripe."},
+		{Server: "memory", Tool: "add_observations", Description: "Add new observations to existing entities in the knowledge graph"},
+		{Server: "memory", Tool: "delete_entities", Description: "Delete multiple entities and their associated relations from the knowledge graph"},
+		{Server: "slack", Tool: "slack_post_message", Description: "Post a new message to a Slack channel"},
+		{Server: "playwright", Tool: "browser_take_screenshot", Description: "Take a screenshot of the current page."},
+		{Server: "playwright", Tool: "browser_navigate", Description: "Navigate to a URL"},
+		{Server: "mongodb", Tool: "insert-many", Description: "Insert an array of documents into a MongoDB collection"},
+		{Server: "context7", Tool: "resolve-library-id", Description: "Resolves a package name to a library ID."},
+		{Server: "google-maps", Tool: "maps_geocode", Description: "Convert an address into geographic coordinates",
+			InputSchema: schema(map[string]string{"address": "The address to geocode"})},
+		{Server: "google-maps", Tool: "maps_reverse_geocode", Description: "Convert coordinates into an address",
+			InputSchema: schema(map[string]string{"latitude": "Latitude coordinate", "longitude": "Longitude coordinate"})},
+		{Server: "weather", Tool: "forecast", Description: "Weather for a place",
+			InputSchema: schema(map[string]string{"zipcode": "Postal code of the place"})},
+	}
+}
+
+func newTestSearchIndex(t testing.TB) (*Index, []ToolEntry) {
+	t.Helper()
+	entries := testSearchEntries()
+	return NewIndex(entries), entries
+}
+
+// searchTopNames returns "server.tool" for the first n hits.
+func searchTopNames(entries []ToolEntry, hits []Hit, n int) []string {
+	var out []string
+	for i, h := range hits {
+		if i == n {
+			break
+		}
+		out = append(out, entries[h.Index].Server+"."+entries[h.Index].Tool)
+	}
+	return out
+}
+
+func expectSearchTop(t *testing.T, ix *Index, entries []ToolEntry, query string, want ...string) {
+	t.Helper()
+	hits := ix.Search(query, 5)
+	if len(hits) == 0 {
+		t.Errorf("%q: no hits, want %v first", query, want)
+		return
+	}
+	got := searchTopNames(entries, hits, 1)[0]
+	if !slices.Contains(want, got) {
+		t.Errorf("%q: first hit %s, want one of %v (top: %v)", query, got, want, searchTopNames(entries, hits, 5))
+	}
+}
+
+func TestTokenizeIdentifiers(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"get_file_contents", []string{"get", "file", "contents"}},
+		{"resolve-library-id", []string{"resolve", "library", "id"}},
+		{"readFile", []string{"read", "file"}},
+		{"getHTTPServerURL", []string{"get", "http", "server", "url"}},
+		{"API-post-page", []string{"api", "post", "page"}},
+		{"base64Encode", []string{"base", "64", "encode"}},
+		{"context7", []string{"context", "7"}},
+		{"ec2 instances", []string{"ec", "2", "instances"}},
+		{"mcp_github.create_issue", []string{"mcp", "github", "create", "issue"}},
+		{"a customer's subscription", []string{"customer", "subscription"}},
+		{"Open a Pull Request, please!", []string{"open", "pull", "request"}},
+		{"  \t\n ", nil},
+		{"Größe ändern", []string{"größe", "ändern"}},
+	}
+	for _, c := range cases {
+		if got := searchSplitWords(c.in, false); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("searchSplitWords(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// Stop words are kept on request (a query of stop words only).
+	if got := searchSplitWords("all of the above", true); !reflect.DeepEqual(got, []string{"all", "of", "the", "above"}) {
+		t.Errorf("searchSplitWords(keepStop) = %q", got)
+	}
+}
+
+func TestTokenizeStemming(t *testing.T) {
+	same := [][]string{
+		{"issue", "issues"},
+		{"delete", "deleting", "deleted"},
+		{"entity", "entities"},
+		{"observation", "observations"},
+		{"list", "listing", "lists"},
+	}
+	for _, ws := range same {
+		want := searchStem(ws[0])
+		for _, w := range ws[1:] {
+			if got := searchStem(w); got != want {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q; want equal", ws[0], want, w, got)
+			}
+		}
+	}
+	// Over-stemming the catalogs cannot afford.
+	if searchStem("production") == searchStem("product") {
+		t.Error(`"production" and "product" share a stem`)
+	}
+	if got := searchStem("64"); got != "64" {
+		t.Errorf("stem(64) = %q", got)
+	}
+	toks := searchTokenize("Deleting Entities", false)
+	if len(toks) != 2 || toks[0].surface != "deleting" || toks[0].stem != searchStem("delete") {
+		t.Errorf("searchTokenize = %+v", toks)
+	}
+}
+
+func TestSearchStemming(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	expectSearchTop(t, ix, entries, "deleting entities", "memory.delete_entities")
+	expectSearchTop(t, ix, entries, "observation", "memory.add_observations")
+	expectSearchTop(t, ix, entries, "refunds", "stripe.create_refund")
+}
+
+func TestSynonymTable(t *testing.T) {
+	if len(wordnetRelated) < 1000 {
+		t.Errorf("wordnetRelated has %d entries; regenerate it with go generate", len(wordnetRelated))
+	}
+	has := func(word, related string) bool {
+		for _, e := range searchSynonymStems(word, searchStem(word)) {
+			if e.stem == searchStem(related) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range [][2]string{
+		{"make", "create"}, {"open", "create"}, {"remove", "delete"}, {"drop", "delete"},
+		{"enumerate", "list"}, {"fetch", "get"}, {"retrieve", "get"}, {"modify", "update"},
+		{"find", "search"}, {"lookup", "search"}, {"publish", "send"}, {"reimburse", "refund"},
+		{"folder", "directory"}, {"remember", "memory"},
+		{"deleting", "remove"}, // inflections find the entry of their base form
+		{"folders", "directory"},
+	} {
+		if !has(c[0], c[1]) {
+			t.Errorf("%q is not related to %q", c[0], c[1])
+		}
+	}
+	// The tables are keyed by word, not stem: "customer" shares a stem with
+	// "custom", but WordNet's custom -> usage must not apply to it.
+	if has("customer", "usage") {
+		t.Error(`"customer" is related to "usage" (through the stem of "custom")`)
+	}
+	for _, e := range searchSynonymStems("create", searchStem("create")) {
+		if e.stem == searchStem("create") {
+			t.Error("a word is listed as its own synonym")
+		}
+		if e.weight >= 1 || e.weight <= 0 {
+			t.Errorf("synonym %q weighs %v, want in (0, 1)", e.stem, e.weight)
+		}
+	}
+}
+
+func TestSearchSynonyms(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	expectSearchTop(t, ix, entries, "open a pull request", "github.create_pull_request")
+	expectSearchTop(t, ix, entries, "reimburse a payment", "stripe.create_refund")
+	expectSearchTop(t, ix, entries, "remember this fact", "memory.add_observations")
+	expectSearchTop(t, ix, entries, "show what is in a folder", "filesystem.list_directory")
+	expectSearchTop(t, ix, entries, "rename a file", "filesystem.move_file")
+	// An exact word outranks a synonym: "insert" is a synonym of "add", but
+	// "add a comment" is add_issue_comment.
+	expectSearchTop(t, ix, entries, "add a comment", "github.add_issue_comment")
+}
+
+func TestSearchIdentifiers(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	expectSearchTop(t, ix, entries, "get_file_contents", "github.get_file_contents", "gitlab.get_file_contents")
+	expectSearchTop(t, ix, entries, "getFileContents", "github.get_file_contents", "gitlab.get_file_contents")
+	expectSearchTop(t, ix, entries, "readFile", "filesystem.read_file")
+	expectSearchTop(t, ix, entries, "resolveLibraryId", "context7.resolve-library-id")
+	expectSearchTop(t, ix, entries, "insertMany", "mongodb.insert-many")
+	expectSearchTop(t, ix, entries, "postMessage", "slack.slack_post_message")
+	expectSearchTop(t, ix, entries, "github.create_issue", "github.create_issue")
+	expectSearchTop(t, ix, entries, "mcp_gitlab.create_issue", "gitlab.create_issue")
+	expectSearchTop(t, ix, entries, "browser_nav", "playwright.browser_navigate") // prefix
+	expectSearchTop(t, ix, entries, "rdfile", "filesystem.read_file")             // fuzzy
+	// The exact name wins over longer names that contain it.
+	hits := ix.Search("create_issue", 0)
+	if got := searchTopNames(entries, hits, 2); !slices.Contains(got, "github.create_issue") || !slices.Contains(got, "gitlab.create_issue") {
+		t.Errorf("create_issue: top 2 = %v", got)
+	}
+}
+
+func TestSearchTypos(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	expectSearchTop(t, ix, entries, "serach issues", "github.search_issues")
+	expectSearchTop(t, ix, entries, "pul request", "github.create_pull_request")
+	expectSearchTop(t, ix, entries, "screenshoot", "playwright.browser_take_screenshot")
+	expectSearchTop(t, ix, entries, "refnud", "stripe.create_refund")
+	expectSearchTop(t, ix, entries, "craete customer", "stripe.create_customer")
+	expectSearchTop(t, ix, entries, "geocod adress", "google-maps.maps_geocode")
+	// "mongo" is a prefix of a known word.
+	expectSearchTop(t, ix, entries, "mongo insert", "mongodb.insert-many")
+
+	// Known words are not "corrected".
+	for _, g := range ix.expand("issue") {
+		for _, e := range g {
+			if e.weight == searchTypoWeight1 || e.weight == searchTypoWeight2 {
+				t.Errorf("known word expanded with correction %q", e.stem)
+			}
+		}
+	}
+}
+
+func TestOSADistance(t *testing.T) {
+	var b searchOSA
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"search", "search", 0}, {"serach", "search", 1}, {"pul", "pull", 1}, {"slak", "slack", 1},
+		{"kitten", "sitting", 3}, {"", "abc", 3}, {"naviagte", "navigate", 1}, {"dowload", "download", 1},
+	} {
+		got := b.distance([]rune(c.a), []rune(c.b), 5)
+		if got != c.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	if got := b.distance([]rune("kitten"), []rune("sitting"), 1); got != 2 {
+		t.Errorf("bounded distance = %d, want 2 (maxD+1)", got)
+	}
+}
+
+func TestSearchScoped(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	expectSearchTop(t, ix, entries, "gitlab create issue", "gitlab.create_issue")
+	expectSearchTop(t, ix, entries, "github create issue", "github.create_issue")
+	expectSearchTop(t, ix, entries, "gitlab file contents", "gitlab.get_file_contents")
+	expectSearchTop(t, ix, entries, "github issue comments", "github.add_issue_comment")
+	expectSearchTop(t, ix, entries, "google maps geocode", "google-maps.maps_geocode")
+
+	// A bare server name lists that server's tools.
+	hits := ix.Search("memory", 0)
+	if got := searchTopNames(entries, hits, 2); len(got) != 2 || !strings.HasPrefix(got[0], "memory.") || !strings.HasPrefix(got[1], "memory.") {
+		t.Errorf("memory: top %v", got)
+	}
+	// A server name used as an ordinary word does not drag in that server:
+	// "memory" tools do not win "delete entities from memory" only by name,
+	// and a query naming no server is not scoped.
+	expectSearchTop(t, ix, entries, "delete entities from memory", "memory.delete_entities")
+}
+
+func TestSearchParameters(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	// "zipcode" occurs only in the forecast tool's parameters.
+	expectSearchTop(t, ix, entries, "zipcode", "weather.forecast")
+	expectSearchTop(t, ix, entries, "postal code", "weather.forecast")
+	expectSearchTop(t, ix, entries, "latitude longitude", "google-maps.maps_reverse_geocode")
+}
+
+func TestSearchEmptyQuery(t *testing.T) {
+	ix, _ := newTestSearchIndex(t)
+	for _, q := range []string{"", "   ", "\t\n", "!!! ??? ...", "-_-", "the of and", "\x00\xff"} {
+		if hits := ix.Search(q, 5); len(hits) != 0 {
+			t.Errorf("Search(%q) = %v, want no hits", q, hits)
+		}
+	}
+	if hits := NewIndex(nil).Search("issue", 5); hits != nil {
+		t.Errorf("empty index: %v", hits)
+	}
+	var nilIndex *Index
+	if hits := nilIndex.Search("issue", 5); hits != nil {
+		t.Errorf("nil index: %v", hits)
+	}
+	// No hit ever has a zero score.
+	for _, q := range []string{"issue", "zzzzqqq", "x", "create"} {
+		for _, h := range ix.Search(q, 0) {
+			if h.Score <= 0 {
+				t.Errorf("Search(%q): hit with score %v", q, h.Score)
+			}
+		}
+	}
+}
+
+func TestSearchLimit(t *testing.T) {
+	ix, _ := newTestSearchIndex(t)
+	all := ix.Search("create", 0)
+	if len(all) < 4 {
+		t.Fatalf("create: %d hits, want several", len(all))
+	}
+	for _, limit := range []int{1, 2, 3} {
+		got := ix.Search("create", limit)
+		if len(got) != limit || !reflect.DeepEqual(got, all[:limit]) {
+			t.Errorf("limit %d: %v, want %v", limit, got, all[:limit])
+		}
+	}
+	if got := ix.Search("create", -1); !reflect.DeepEqual(got, all) {
+		t.Errorf("limit -1: %d hits, want all %d", len(got), len(all))
+	}
+	if got := ix.Search("create", 1000); !reflect.DeepEqual(got, all) {
+		t.Errorf("limit 1000: %d hits, want all %d", len(got), len(all))
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].Score > all[i-1].Score {
+			t.Fatalf("hits not best first: %v", all)
+		}
+	}
+}
+
+func TestSearchDeterministicTies(t *testing.T) {
+	// Identical tools: equal scores, ordered by server then tool, whatever
+	// the input order.
+	mk := func(order []int) ([]ToolEntry, []string) {
+		base := []ToolEntry{
+			{Server: "zeta", Tool: "send_message", Description: "Send a message"},
+			{Server: "alpha", Tool: "send_message", Description: "Send a message"},
+			{Server: "mid", Tool: "send_message", Description: "Send a message"},
+			{Server: "mid", Tool: "send_messages", Description: "Send a message"},
+		}
+		var es []ToolEntry
+		for _, i := range order {
+			es = append(es, base[i])
+		}
+		hits := NewIndex(es).Search("message", 0)
+		var got []string
+		for _, h := range hits {
+			got = append(got, es[h.Index].Server+"."+es[h.Index].Tool)
+		}
+		return es, got
+	}
+	_, a := mk([]int{0, 1, 2, 3})
+	_, b := mk([]int{3, 2, 1, 0})
+	_, c := mk([]int{2, 0, 3, 1})
+	if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(a, c) {
+		t.Errorf("order depends on input: %v / %v / %v", a, b, c)
+	}
+	// Repeated searches give identical results.
+	ix, _ := newTestSearchIndex(t)
+	first := ix.Search("create issue", 0)
+	for range 20 {
+		if got := ix.Search("create issue", 0); !reflect.DeepEqual(got, first) {
+			t.Fatal("results differ between runs")
+		}
+	}
+	// Equal scores: server then tool order.
+	eq := NewIndex([]ToolEntry{
+		{Server: "b", Tool: "x_tool", Description: "frobnicate"},
+		{Server: "a", Tool: "y_tool", Description: "frobnicate"},
+		{Server: "a", Tool: "x_tool", Description: "frobnicate"},
+	})
+	got := eq.Search("frobnicate", 0)
+	want := []int{2, 1, 0} // a.x_tool, a.y_tool, b.x_tool
+	if len(got) != 3 || got[0].Score != got[2].Score {
+		t.Fatalf("hits: %v", got)
+	}
+	for i, h := range got {
+		if h.Index != want[i] {
+			t.Errorf("tie order: %v, want indices %v", got, want)
+			break
+		}
+	}
+}
+
+func TestSearchConcurrent(t *testing.T) {
+	ix, _ := newTestSearchIndex(t)
+	queries := []string{"open a pull request", "serach issues", "readFile", "github issue comments", "refund", "", "mongo insert"}
+	want := make([][]Hit, len(queries))
+	for i, q := range queries {
+		want[i] = ix.Search(q, 5)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 50 {
+				i := (g + k) % len(queries)
+				if got := ix.Search(queries[i], 5); !reflect.DeepEqual(got, want[i]) {
+					select {
+					case errs <- fmt.Sprintf("%q: %v, want %v", queries[i], got, want[i]):
+					default:
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestSearchPhrases(t *testing.T) {
+	for in, want := range map[string]string{
+		"how many documents":  "count documents",
+		"How Many documents":  "count documents",
+		"showmany things":     "showmany things",
+		"look up a user":      "lookup a user",
+		"how many how many":   "count count",
+		"sign in; log in":     "login; login",
+		"İstanbul how much":   "İstanbul amount",
+		"readFile how many x": "readFile count x",
+	} {
+		if got := searchRewritePhrases(in); got != want {
+			t.Errorf("searchRewritePhrases(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSearchLongQuery(t *testing.T) {
+	ix, _ := newTestSearchIndex(t)
+	long := strings.Repeat("create issue serach zzqx ", 500)
+	if hits := ix.Search(long, 5); len(hits) == 0 {
+		t.Error("long query: no hits")
+	}
+}
+
+func FuzzSearch(f *testing.F) {
+	for _, s := range []string{
+		"", "open a pull request", "serach issues", "readFile", "get_file_contents", "github.create_issue",
+		"mcp_slack.slack_get_users", "how many", "İ", "\xff\xfe", "a'b's", "HTTPServer2Go", "   ", "pul",
+		strings.Repeat("x", 600), "Größe 🚀 ändern", "github issue comments",
+	} {
+		f.Add(s, 5)
+	}
+	ix, entries := newTestSearchIndex(f)
+	f.Fuzz(func(t *testing.T, q string, limit int) {
+		hits := ix.Search(q, limit)
+		if limit > 0 && len(hits) > limit {
+			t.Fatalf("%d hits for limit %d", len(hits), limit)
+		}
+		seen := map[int]bool{}
+		for i, h := range hits {
+			if h.Index < 0 || h.Index >= len(entries) || seen[h.Index] {
+				t.Fatalf("bad or repeated index %d", h.Index)
+			}
+			seen[h.Index] = true
+			if !(h.Score > 0) {
+				t.Fatalf("score %v", h.Score)
+			}
+			if i > 0 && h.Score > hits[i-1].Score {
+				t.Fatalf("not sorted: %v", hits)
+			}
+		}
+		if utf8.ValidString(q) && strings.TrimSpace(q) == "" && len(hits) != 0 {
+			t.Fatalf("blank query %q: %v", q, hits)
+		}
+	})
+}

@@ -1,0 +1,505 @@
+package discovery
+
+//go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../testdata/catalogs -out synonyms_wordnet.go
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// searchDomainTable is the hand-written table of related words for tool search:
+// the verbs and nouns people use for the same operation in software and API
+// work. A line "= a b c" makes every word in it related to every other; a
+// line "word: a b c" is one-way (a query word on the left also finds tools
+// that use a word on the right). A query word finds its line as written or
+// through its base form ("deleting" -> "delete", see searchBaseForms); the
+// related words are stemmed, so "list" finds tools that say "lists" or
+// "listing". Expansions from this table
+// weigh searchSynonymWeight, those from WordNet (synonyms_wordnet.go)
+// searchWordNetWeight; both weigh less than the query's own words. Only the "="
+// groups blend (see termExpansion).
+const searchDomainTable = `
+# create / delete / change
+= create make new add generate init initialize insert
+= delete remove drop erase destroy purge discard
+= update edit modify change patch alter adjust set
+= rename move mv relocate
+= copy duplicate clone fork
+= write save store persist put
+= upload attach
+= download export save
+= list enumerate show display browse
+= get fetch read retrieve obtain load lookup
+= search find query lookup locate discover seek look
+= send post publish submit
+= run execute exec invoke trigger launch call perform
+= start begin launch kick
+= stop halt cancel terminate abort kill end
+= pause suspend halt freeze
+= resume restore unpause continue
+= close shut dismiss
+= reply respond answer
+= comment note remark annotation
+= approve review accept lgtm
+= resolve fix close
+= merge combine
+= forget delete remove erase
+= compress gzip zip archive
+open: create new open start launch
+new: create add
+make: create
+add: create insert append
+append: add patch
+insert: add create
+remember: memory memorize observation entity knowledge
+memorize: memory observation entity
+recall: memory search read retrieve
+forget: delete entity observation
+fact: observation entity knowledge
+note: observation comment
+bill: invoice charge
+billing: invoice charge payment
+charge: payment invoice
+reimburse: refund
+repay: refund
+return: refund
+chargeback: dispute
+discount: coupon promotion
+promo: coupon promotion
+voucher: coupon
+money: balance payment
+funds: balance
+checkout: payment link
+unsubscribe: cancel subscription
+mute: mute silence
+silence: mute downtime
+snooze: mute downtime
+maintenance: downtime drain cordon
+offline: pause stop disable shutdown
+outage: incident downtime
+alert: monitor incident alarm
+alarm: monitor alert
+page: page tab webpage
+tab: page tab
+window: page resize browser
+webpage: page website url
+website: site url page crawl
+site: website url page
+url: link page website
+link: url relation
+internet: web online
+online: web internet
+news: search web
+go: navigate open visit
+visit: navigate open
+goto: navigate
+browse: navigate open
+back: back previous history
+previous: back history
+press: click key press
+tap: click
+button: click element
+type: type fill input text keyboard
+enter: type fill input
+input: type fill field
+field: input form
+dropdown: select option
+combobox: select option
+popup: dialog alert
+modal: dialog
+alert: dialog
+confirm: dialog confirm
+prompt: dialog
+image: screenshot picture image
+picture: screenshot image
+capture: screenshot snapshot capture record
+screen: screenshot
+photo: screenshot image
+grab: screenshot capture scrape
+scrape: scrape extract fetch crawl
+extract: scrape extract parse
+crawl: crawl spider scrape
+spider: crawl
+sitemap: map urls
+javascript: evaluate script javascript
+js: evaluate script javascript
+script: evaluate script code
+code: code script
+console: console log message
+video: screencast record
+recording: screencast trace record
+record: screencast record trace
+leak: heap memory snapshot
+heap: heap memory
+accessibility: accessibility snapshot lighthouse audit
+a11y: accessibility snapshot lighthouse audit
+seo: lighthouse audit
+speed: performance
+slow: performance trace
+latency: performance trace metric
+perf: performance
+profile: profile trace performance user
+pr: pull request merge
+prs: pull request
+mr: merge request
+diff: change changed file patch
+changes: change diff
+ticket: issue
+bug: issue error
+problem: issue error
+error: error issue exception event
+exception: error issue event
+crash: error issue event
+repo: repository project
+repos: repository
+repository: repository repo project
+project: project repository
+folder: directory dir folder
+dir: directory
+ls: list directory
+mkdir: create directory
+mv: move rename
+cat: read file content
+file: file document
+contents: content file
+content: content contents text body
+text: text content
+document: document file record page
+documents: document record
+record: record document row entry
+row: row record document
+table: table collection
+collection: collection table
+db: database
+database: database db schema
+schema: schema migration type
+ddl: migration schema
+migrate: migration
+typescript: type types
+types: type typescript
+sql: sql query select
+select: select query option
+filter: filter query match
+count: count number total
+number: count number
+many: count number total
+total: count sum total
+sum: sum add total
+aggregate: aggregate aggregation group
+user: user member profile account
+users: user member
+member: user member
+people: user member
+person: user entity people
+profile: profile user
+account: account user organization
+team: organization team member
+org: organization
+workspace: workspace organization team channel
+channel: channel conversation room
+room: channel
+message: message post text chat
+chat: message channel conversation
+dm: message
+emoji: reaction emoji
+react: reaction
+thread: thread reply
+history: history recent messages
+notify: send message post notification
+log: log logs logging
+logs: log logs logging
+trace: trace traces tracing apm
+metric: metric metrics timeseries measurement
+metrics: metric timeseries
+stats: statistics stat metric
+statistics: stats stat metric
+graph: graph chart metric
+chart: graph metric
+plot: graph chart metric
+cpu: metric usage resource
+usage: usage metric credit
+host: host node server machine
+server: server host
+machine: host node
+node: node host
+cluster: cluster kubernetes context
+k8s: kubernetes kubectl
+kube: kubernetes kubectl
+kubernetes: kubernetes kubectl
+container: container pod
+pod: pod container
+docker: container
+replicas: scale replica
+replica: scale replicas
+scale: scale resize replicas
+restart: rollout restart redeploy reboot
+redeploy: rollout restart
+deploy: deploy deployment install release rollout
+release: release deploy publish
+install: install deploy
+uninstall: uninstall remove delete
+upgrade: upgrade update
+ssh: exec shell command
+shell: exec command
+command: exec command run
+terminal: exec shell command
+tunnel: forward port
+expose: forward port
+context: context cluster
+switch: change set select context use
+ci: pipeline build workflow job circleci
+build: build pipeline job workflow
+pipeline: pipeline build workflow
+job: job workflow pipeline
+retry: rerun rerun retry
+rerun: rerun retry
+unreliable: flaky
+intermittent: flaky
+artifact: artifact output
+test: test tests testing
+secret: key searchToken credential
+key: key secret searchToken
+keys: key secret searchToken
+searchToken: key searchToken
+credential: key searchToken secret
+serverless: function edge
+lambda: function edge
+docs: documentation doc reference docs
+documentation: documentation docs doc reference
+reference: documentation docs
+manual: documentation docs
+guide: documentation docs
+library: library package framework
+package: package library
+framework: library framework
+sdk: library
+api: api endpoint
+think: thinking thought reasoning
+reason: thinking thought reasoning
+reasoning: thinking thought
+plan: thinking plan schedule
+step: step thought thinking
+research: research investigate deep
+investigate: research analyze
+analyze: analyze analysis investigate
+cause: cause analysis analyze root
+paper: paper research article
+papers: paper research article
+article: article paper
+scientific: paper research academic
+academic: paper research
+credits: credit balance usage
+location: location place address coordinates geocode
+place: place location address
+address: address geocode location
+coordinates: coordinates geocode latitude longitude location
+latitude: coordinates geocode
+longitude: coordinates geocode
+lat: coordinates geocode latitude
+lng: coordinates geocode longitude
+directions: directions route
+route: directions route
+drive: directions distance travel driving
+driving: directions distance travel
+travel: directions distance travel
+distance: distance matrix
+altitude: elevation
+height: elevation
+restaurant: place local business
+restaurants: place local business
+nearby: local place near
+near: local nearby place
+business: business local place
+design: design figma
+icon: image icon node
+icons: image icon node
+env: environment variables
+variables: environment variable env
+environment: environment env variables
+config: config configuration settings
+settings: config configuration
+numbers: number sum
+ping: ping health responsive
+health: ping health status
+status: status state
+entity: entity node
+relation: relation relationship link
+relationship: relation
+connect: connect link relation
+knowledge: knowledge graph memory
+`
+
+const (
+	searchSynonymWeight = 0.7  // a word from searchDomainTable
+	searchWordNetWeight = 0.35 // a word from wordnetRelated
+)
+
+var (
+	searchSynonymsOnce  sync.Once
+	searchSynonymsTable map[string][]termExpansion // table word -> related stems with weights
+)
+
+// searchSynonymStems returns the stems related to the query word w (lower case),
+// best weight first, without stem itself (w's own stem). The tables are
+// keyed by word, not by stem, because stems conflate: "customer" and
+// "custom" share the stem "custom", but only "custom" means "usage". w is
+// looked up as written and as its likely base forms ("deleting" -> "delete").
+func searchSynonymStems(w, stem string) []termExpansion {
+	searchSynonymsOnce.Do(buildSearchSynonyms)
+	var out []termExpansion
+	for _, b := range searchBaseForms(w) {
+		for _, e := range searchSynonymsTable[b] {
+			if e.stem != stem {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// searchBaseForms returns w and the words it may be an inflection of: plural,
+// -ing and -ed forms with their spelling changes.
+func searchBaseForms(w string) []string {
+	out := []string{w}
+	add := func(b string) {
+		if len(b) >= 2 {
+			out = append(out, b)
+		}
+	}
+	doubled := func(s string) bool { n := len(s); return n >= 2 && s[n-1] == s[n-2] }
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		add(w[:len(w)-3] + "y")
+	case strings.HasSuffix(w, "es"):
+		add(w[:len(w)-2])
+		add(w[:len(w)-1])
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		add(w[:len(w)-1])
+	case strings.HasSuffix(w, "ing"):
+		b := w[:len(w)-3]
+		add(b)
+		add(b + "e")
+		if doubled(b) {
+			add(b[:len(b)-1])
+		}
+	case strings.HasSuffix(w, "ied"):
+		add(w[:len(w)-3] + "y")
+	case strings.HasSuffix(w, "ed"):
+		b := w[:len(w)-2]
+		add(b)
+		add(b + "e")
+		if doubled(b) {
+			add(b[:len(b)-1])
+		}
+	}
+	return out
+}
+
+func buildSearchSynonyms() {
+	best := map[string]map[string]termExpansion{}
+	add := func(from, to string, w float64, blend, loose bool) {
+		a, b := strings.ToLower(strings.TrimSpace(from)), searchTableStem(to)
+		if a == "" || b == "" || searchTableStem(a) == b {
+			return
+		}
+		m := best[a]
+		if m == nil {
+			m = map[string]termExpansion{}
+			best[a] = m
+		}
+		old := m[b]
+		if old.weight == 0 {
+			old.loose = true
+		}
+		m[b] = termExpansion{stem: b, weight: max(w, old.weight), blend: blend || old.blend, loose: loose && old.loose}
+	}
+	for w, rel := range wordnetRelated {
+		for r := range strings.FieldsSeq(rel) {
+			add(w, r, searchWordNetWeight, false, true)
+		}
+	}
+	for line := range strings.SplitSeq(searchDomainTable, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "="); ok {
+			group := strings.Fields(rest)
+			for _, a := range group {
+				for _, b := range group {
+					add(a, b, searchSynonymWeight, true, false)
+				}
+			}
+			continue
+		}
+		w, rel, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		for r := range strings.FieldsSeq(rel) {
+			add(w, r, searchSynonymWeight, false, false)
+		}
+	}
+	searchSynonymsTable = make(map[string][]termExpansion, len(best))
+	for a, m := range best {
+		exps := make([]termExpansion, 0, len(m))
+		for _, e := range m {
+			exps = append(exps, e)
+		}
+		sort.Slice(exps, func(i, j int) bool {
+			if exps[i].weight != exps[j].weight {
+				return exps[i].weight > exps[j].weight
+			}
+			return exps[i].stem < exps[j].stem
+		})
+		searchSynonymsTable[a] = exps
+	}
+}
+
+// searchTableStem stems one table word with the tokenizer used for tool text; a
+// word that splits into several tokens or is a stop word gives "".
+func searchTableStem(word string) string {
+	toks := searchTokenize(word, false)
+	if len(toks) != 1 {
+		return ""
+	}
+	return toks[0].stem
+}
+
+// searchPhrases are rewritten before a query is split into words: idioms
+// whose words, taken one by one, point elsewhere ("how many" is a count, not
+// insert-many).
+var searchPhrases = []struct{ from, to string }{
+	{"how many", "count"},
+	{"how much", "amount"},
+	{"look up", "lookup"},
+	{"set up", "setup"},
+	{"sign in", "login"},
+	{"log in", "login"},
+	{"turn on", "enable"},
+	{"turn off", "disable"},
+}
+
+// searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
+// words). The rest of q is kept as it is, case included.
+func searchRewritePhrases(q string) string {
+	for _, p := range searchPhrases {
+		for i := 0; i+len(p.from) <= len(q); i++ {
+			j := i + len(p.from)
+			if !strings.EqualFold(q[i:j], p.from) {
+				continue
+			}
+			if (i > 0 && searchIsWordByte(q[i-1])) || (j < len(q) && searchIsWordByte(q[j])) {
+				continue
+			}
+			q = q[:i] + p.to + q[j:]
+			i += len(p.to) - 1
+		}
+	}
+	return q
+}
+
+func searchIsWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
+}
