@@ -1,0 +1,154 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"io"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+)
+
+// waitReady waits until the pool holds n warm containers.
+func waitReady(t *testing.T, p *Pool, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for p.Ready() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("pool has %d warm containers after 30s, want %d", p.Ready(), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func noContainersLeft(t *testing.T, e *Engine) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ids, err := e.Containers(context.Background(), Owner())
+		if err == nil && len(ids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("containers left behind: %v %v", ids, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestPoolHandsOutEachContainerOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	p := NewPool(e, DefaultSpec(), 2, nil)
+	waitReady(t, p, 2)
+	var seen []string
+	for range 6 {
+		c, err := p.Start(t.Context(), DefaultSpec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(seen, c.ID) {
+			t.Fatalf("container %.12s handed out twice", c.ID)
+		}
+		seen = append(seen, c.ID)
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// A used container is gone, not back in the pool.
+		ids, _ := e.Containers(t.Context(), Owner())
+		if slices.Contains(ids, c.ID) {
+			t.Fatalf("used container %.12s still exists", c.ID)
+		}
+	}
+	p.Close()
+	noContainersLeft(t, e)
+}
+
+func TestPoolDiscardsDeadContainers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	p := NewPool(e, DefaultSpec(), 2, nil)
+	defer func() { p.Close(); noContainersLeft(t, e) }()
+	waitReady(t, p, 2)
+	// What an engine restart does to them.
+	p.mu.Lock()
+	var dead []string
+	for _, w := range p.ready {
+		dead = append(dead, w.c.ID)
+	}
+	p.mu.Unlock()
+	for _, id := range dead {
+		if _, err := e.cli.ContainerKill(t.Context(), id, client.ContainerKillOptions{Signal: "SIGKILL"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	c, err := p.Start(t.Context(), DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if slices.Contains(dead, c.ID) {
+		t.Fatalf("the pool handed out a dead container")
+	}
+	res, err := e.cli.ContainerInspect(t.Context(), c.ID, client.ContainerInspectOptions{})
+	if err != nil || !res.Container.State.Running {
+		t.Fatalf("handed-out container is not running: %v", err)
+	}
+}
+
+func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	ctx := t.Context()
+	const tag = "mcp-code-mode-sandbox:pooltest"
+	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: DefaultImage, Target: tag}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = e.cli.ImageRemove(context.Background(), tag, client.ImageRemoveOptions{PruneChildren: true})
+	})
+	spec := DefaultSpec()
+	spec.Image = tag
+	p := NewPool(e, spec, 1, nil)
+	defer func() { p.Close(); noContainersLeft(t, e) }()
+	waitReady(t, p, 1)
+	old, _ := e.cli.ImageInspect(ctx, tag)
+
+	// Rebuild: the tag now names another image.
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	df := "FROM " + DefaultImage + "\nLABEL io.mcp-code-mode.test=rebuilt\n"
+	_ = tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(df))})
+	_, _ = tw.Write([]byte(df))
+	_ = tw.Close()
+	if _, err := e.build(ctx, tag, &buf, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := e.cli.ImageInspect(ctx, tag)
+	if fresh.ID == old.ID {
+		t.Fatal("the rebuild did not change the image")
+	}
+	time.Sleep(1100 * time.Millisecond) // past the pool's image cache
+	c, err := p.Start(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := e.cli.ContainerInspect(ctx, c.ID, client.ContainerInspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Container.Image != fresh.ID {
+		t.Fatalf("handed out a container of image %.19s, want the rebuilt %.19s", res.Container.Image, fresh.ID)
+	}
+}
