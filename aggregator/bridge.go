@@ -74,17 +74,36 @@ func truncateRunes(s string, n int) string {
 type Policy struct {
 	Allow []string
 	Deny  []string
+	// DefaultDeny refuses every tool that no allow list names.
+	DefaultDeny bool
 }
 
-// Allowed reports whether tool of srv (known to programs as alias) may be called.
-func (p Policy) Allowed(srv discovery.Server, alias, tool string) bool {
+// Allowed reports whether tool of srv (known to programs as alias) may be
+// called. readOnly says whether the tool is annotated readOnlyHint; a
+// read-only server allows only those.
+func (p Policy) Allowed(srv discovery.Server, alias, tool string, readOnly bool) bool {
 	if matchAny(srv.Deny, tool) || p.matches(p.Deny, srv, alias, tool) {
+		return false
+	}
+	if srv.ReadOnly && !readOnly {
 		return false
 	}
 	if len(srv.Allow) > 0 && !matchAny(srv.Allow, tool) {
 		return false
 	}
-	return len(p.Allow) == 0 || p.matches(p.Allow, srv, alias, tool)
+	if len(p.Allow) > 0 && !p.matches(p.Allow, srv, alias, tool) {
+		return false
+	}
+	return !p.DefaultDeny || len(srv.Allow) > 0 || len(p.Allow) > 0
+}
+
+// ReadOnly reports whether the tool's annotations say it does not modify
+// its environment.
+func (t RawTool) ReadOnly() bool {
+	var a struct {
+		ReadOnlyHint bool `json:"readOnlyHint"`
+	}
+	return len(t.Annotations) > 0 && json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
 }
 
 // DeniesServer reports whether a deny pattern names the whole server.

@@ -76,7 +76,7 @@ func TestPolicyAllowed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.policy.Allowed(tt.srv, tt.alias, tt.tool); got != tt.want {
+			if got := tt.policy.Allowed(tt.srv, tt.alias, tt.tool, false); got != tt.want {
 				t.Errorf("Policy{Allow:%q Deny:%q}.Allowed(server %q allow=%q deny=%q, alias %q, tool %q) = %v, want %v",
 					tt.policy.Allow, tt.policy.Deny, tt.srv.Name, tt.srv.Allow, tt.srv.Deny, tt.alias, tt.tool, got, tt.want)
 			}
@@ -98,7 +98,7 @@ func TestPolicyDenyGlobCoversSlashInToolName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.policy.Allowed(tt.srv, "s", "admin/delete_all") {
+			if tt.policy.Allowed(tt.srv, "s", "admin/delete_all", false) {
 				t.Errorf("tool %q is allowed although the deny pattern should cover it", "admin/delete_all")
 			}
 		})
@@ -119,7 +119,7 @@ func TestPolicyAliasCollidesWithOtherServerName(t *testing.T) {
 	}
 	t.Cleanup(a.Close)
 	for _, e := range a.entries {
-		if e.srv.Name == "a-b" && a.policy.Allowed(e.srv, e.alias, "t") {
+		if e.srv.Name == "a-b" && a.policy.Allowed(e.srv, e.alias, "t", false) {
 			t.Errorf("server %q (alias %q) is allowed by Allow %q, which names the other server", e.srv.Name, e.alias, cfg.Allow)
 		}
 	}

@@ -43,6 +43,10 @@ type Limits struct {
 	Pids        int64   `koanf:"pids"`         // container processes
 	OpenFiles   int64   `koanf:"open_files"`   // container open files
 	TmpfsBytes  int64   `koanf:"tmpfs_bytes"`  // size of the container's /tmp
+	Warm        int     `koanf:"warm"`         // containers started ahead of need by serve (0: none)
+
+	ServerConcurrency int `koanf:"server_concurrency"` // calls in flight to one server; more wait
+	ConcurrentRuns    int `koanf:"concurrent_runs"`    // runs at once; more wait their turn
 }
 
 // DefaultLimits returns the limits of PRODUCT.md.
@@ -64,6 +68,10 @@ func DefaultLimits() Limits {
 		Pids:           spec.Pids,
 		OpenFiles:      spec.OpenFiles,
 		TmpfsBytes:     spec.TmpfsBytes,
+		Warm:           2,
+
+		ServerConcurrency: 16,
+		ConcurrentRuns:    8,
 	}
 }
 
@@ -79,7 +87,14 @@ type ServerConfig struct {
 	Description string            `koanf:"description"`
 	Allow       []string          `koanf:"allow"`
 	Deny        []string          `koanf:"deny"`
+	ReadOnly    bool              `koanf:"read_only"` // only tools annotated readOnlyHint
 	Disabled    bool              `koanf:"disabled"`
+}
+
+// DiscoveryConfig says which MCP client config files to read.
+type DiscoveryConfig struct {
+	Skip    []string `koanf:"skip"`    // client IDs not to read (claude-desktop, cursor, vscode, ...)
+	Exclude []string `koanf:"exclude"` // discovered servers to leave out, by name
 }
 
 // Config is everything this program is told: the environment
@@ -92,14 +107,20 @@ type Config struct {
 	Allow   []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
 	Deny    []string                `koanf:"deny"`    // SERVER or SERVER.TOOL_GLOB; wins over Allow
 	Env     []string                `koanf:"env"`     // host variables passed to wrapped stdio servers
+	// DefaultPolicy is "allow" (every tool not denied) or "deny" (only tools
+	// an allow list names).
+	DefaultPolicy string          `koanf:"default_policy"`
+	Discovery     DiscoveryConfig `koanf:"discovery"`
 	// NoDiscovery ignores MCP client config files.
 	NoDiscovery bool `koanf:"no_discovery"`
+	// CatalogDir caches tool lists ("" caches nothing).
+	CatalogDir string `koanf:"catalog_dir"`
 }
 
 // DefaultConfig returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
 func DefaultConfig() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits()}
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: discovery.DefaultCatalogDir(), DefaultPolicy: "allow"}
 }
 
 // EnvPrefix is the prefix of the environment variables that set config keys:
@@ -176,6 +197,11 @@ func LoadConfig(path string, environ []string) (Config, error) {
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
+	switch cfg.DefaultPolicy {
+	case "allow", "deny":
+	default:
+		return Config{}, fmt.Errorf("config: default_policy must be allow or deny, got %q", cfg.DefaultPolicy)
+	}
 	if strings.TrimSpace(cfg.Image) == "" {
 		return Config{}, fmt.Errorf("config: image must not be empty")
 	}
@@ -236,14 +262,18 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.memory_bytes must be at least 32 MiB, got %d", l.MemoryBytes)
 	case l.ConnectTimeout <= 0 || l.ServerIdle <= 0:
 		return fmt.Errorf("limits.connect_timeout and limits.server_idle must be positive")
+	case l.ServerConcurrency < 1 || l.ConcurrentRuns < 1:
+		return fmt.Errorf("limits.server_concurrency and limits.concurrent_runs must be at least 1")
+	case l.Warm < 0 || l.Warm > 64:
+		return fmt.Errorf("limits.warm must be between 0 and 64, got %d", l.Warm)
 	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
 	}
 	return nil
 }
 
-// spec returns the container limits.
-func (l Limits) spec(image string) sandbox.Spec {
+// Spec returns the container limits for image.
+func (l Limits) Spec(image string) sandbox.Spec {
 	return sandbox.Spec{
 		Image:       image,
 		MemoryBytes: l.MemoryBytes,
@@ -254,46 +284,104 @@ func (l Limits) spec(image string) sandbox.Spec {
 	}
 }
 
-// ConfiguredServers turns the servers of the config file into discovery
-// servers, sorted by name.
+// ConfiguredServers returns the servers of the config file alone.
 func (c Config) ConfiguredServers(source string) ([]discovery.Server, error) {
+	return c.Merge(source, nil)
+}
+
+// Merge returns the servers programs may use: the discovered ones, less
+// those discovery.exclude names, with the config file (source) on top. A
+// complete entry (command or url) adds a server or replaces the discovered
+// one of that name; an entry with only policy keys (allow, deny, read_only,
+// disabled, description) changes the discovered server of that name. The
+// result is sorted by name.
+func (c Config) Merge(source string, discovered []discovery.Server) ([]discovery.Server, error) {
+	excluded := map[string]bool{}
+	for _, n := range c.Discovery.Exclude {
+		excluded[n] = true
+	}
 	var out []discovery.Server
-	for _, name := range slices.Sorted(maps.Keys(c.Servers)) {
-		sc := c.Servers[name]
-		s := discovery.Server{
-			Name: name, Description: sc.Description,
-			Command: sc.Command, Args: sc.Args, Env: sc.Env, Cwd: sc.Cwd,
-			URL: sc.URL, Headers: sc.Headers,
-			Allow: sc.Allow, Deny: sc.Deny, Disabled: sc.Disabled,
-			Source: source + "#servers." + name,
+	index := map[string]int{}
+	for _, s := range discovered {
+		if excluded[s.Name] {
+			continue
 		}
-		switch {
-		case sc.Type != "":
-			s.Transport = strings.ToLower(sc.Type)
-		case sc.URL != "":
-			s.Transport = discovery.TransportHTTP
-		default:
-			s.Transport = discovery.TransportStdio
-		}
-		if s.Transport == "streamable-http" || s.Transport == "streamable_http" {
-			s.Transport = discovery.TransportHTTP
-		}
-		switch s.Transport {
-		case discovery.TransportStdio:
-			if s.Command == "" {
-				return nil, fmt.Errorf("server %q (%s): stdio server needs a command", name, s.Source)
-			}
-		case discovery.TransportHTTP, discovery.TransportSSE:
-			if s.URL == "" {
-				return nil, fmt.Errorf("server %q (%s): %s server needs a url", name, s.Source, s.Transport)
-			}
-		default:
-			return nil, fmt.Errorf("server %q (%s): unknown type %q (want stdio, http or sse)", name, s.Source, sc.Type)
-		}
-		if s.Disabled {
-			s.Why = "disabled in " + source
-		}
+		index[s.Name] = len(out)
 		out = append(out, s)
 	}
+	for _, name := range slices.Sorted(maps.Keys(c.Servers)) {
+		sc := c.Servers[name]
+		where := source + "#servers." + name
+		if sc.Command == "" && sc.URL == "" && sc.Type == "" {
+			i, ok := index[name]
+			if !ok {
+				return nil, fmt.Errorf("server %q (%s): needs a command or a url (no discovered server has this name to apply it to)", name, where)
+			}
+			s := &out[i]
+			if sc.Description != "" {
+				s.Description = sc.Description
+			}
+			if sc.Allow != nil {
+				s.Allow = sc.Allow
+			}
+			if sc.Deny != nil {
+				s.Deny = sc.Deny
+			}
+			s.ReadOnly = s.ReadOnly || sc.ReadOnly
+			if sc.Disabled {
+				s.Disabled, s.Why = true, "disabled in "+source
+			}
+			continue
+		}
+		s, err := sc.server(name, source)
+		if err != nil {
+			return nil, err
+		}
+		if i, ok := index[name]; ok {
+			out[i] = s
+		} else {
+			index[name] = len(out)
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
 	return out, nil
+}
+
+// server turns a complete entry into a server.
+func (sc ServerConfig) server(name, source string) (discovery.Server, error) {
+	s := discovery.Server{
+		Name: name, Description: sc.Description,
+		Command: sc.Command, Args: sc.Args, Env: sc.Env, Cwd: sc.Cwd,
+		URL: sc.URL, Headers: sc.Headers,
+		Allow: sc.Allow, Deny: sc.Deny, ReadOnly: sc.ReadOnly, Disabled: sc.Disabled,
+		Source: source + "#servers." + name,
+	}
+	switch {
+	case sc.Type != "":
+		s.Transport = strings.ToLower(sc.Type)
+	case sc.URL != "":
+		s.Transport = discovery.TransportHTTP
+	default:
+		s.Transport = discovery.TransportStdio
+	}
+	if s.Transport == "streamable-http" || s.Transport == "streamable_http" {
+		s.Transport = discovery.TransportHTTP
+	}
+	switch s.Transport {
+	case discovery.TransportStdio:
+		if s.Command == "" {
+			return s, fmt.Errorf("server %q (%s): stdio server needs a command", name, s.Source)
+		}
+	case discovery.TransportHTTP, discovery.TransportSSE:
+		if s.URL == "" {
+			return s, fmt.Errorf("server %q (%s): %s server needs a url", name, s.Source, s.Transport)
+		}
+	default:
+		return s, fmt.Errorf("server %q (%s): unknown type %q (want stdio, http or sse)", name, s.Source, sc.Type)
+	}
+	if s.Disabled {
+		s.Why = "disabled in " + source
+	}
+	return s, nil
 }

@@ -22,6 +22,7 @@ func TestRunsLeaveNoGoroutineBehind(t *testing.T) {
 	)
 	srv, _ := testServer(t, "t")
 	cfg := DefaultConfig()
+	cfg.CatalogDir = t.TempDir()
 	cfg.Limits.Deadline = 3 * time.Second
 	cfg.Limits.CallTimeout = time.Second
 	a, err := New(cfg, []discovery.Server{srv}, engine, nil)

@@ -106,6 +106,7 @@ func testServer(t *testing.T, name string, args ...string) (discovery.Server, st
 func newAgg(t *testing.T, tune func(*Config), servers ...discovery.Server) *Aggregator {
 	t.Helper()
 	cfg := DefaultConfig()
+	cfg.CatalogDir = t.TempDir()
 	if tune != nil {
 		tune(&cfg)
 	}

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
+	"sync"
 
-	"github.com/sahilm/fuzzy"
-
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/stubs"
 )
@@ -67,10 +66,21 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 			if e.srv.Disabled {
 				continue
 			}
-			out = append(out, map[string]any{
+			info := map[string]any{
 				"name": e.srv.Name, "alias": e.alias, "module": stubs.Module(e.alias),
 				"description": e.srv.Description, "transport": e.srv.Transport, "loaded": isLoaded(e),
-			})
+				"tools": nil,
+			}
+			if tools, ok := e.up.knownTools(); ok {
+				n := 0
+				for _, t := range tools {
+					if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
+						n++
+					}
+				}
+				info["tools"] = n
+			}
+			out = append(out, info)
 		}
 		if method == "list_servers" {
 			names := make([]string, 0, len(out))
@@ -128,9 +138,19 @@ func (a *Aggregator) lookup(name string) (*entry, error) {
 	return e, nil
 }
 
-// tools returns a server's tool list, starting it if it was never listed.
-// The program sees only that the server did not start; the error keeps why.
+// tools returns a server's tool list: the live or catalogued one, else it
+// starts the server (a few at a time) and lets it stop again when idle. The
+// program sees only that a server did not start; the error keeps why.
 func (a *Aggregator) tools(ctx context.Context, e *entry) ([]RawTool, error) {
+	if tools, ok := e.up.knownTools(); ok {
+		return tools, nil
+	}
+	select {
+	case a.startSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-a.startSem }()
 	_, tools, err := e.up.acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", refuse("server %q could not be started", e.srv.Name), err)
@@ -150,7 +170,7 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 	names := make([]string, 0, len(tools))
 	byName := map[string]RawTool{}
 	for _, t := range tools {
-		if a.policy.Allowed(e.srv, e.alias, t.Name) {
+		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
 			names = append(names, t.Name)
 			byName[t.Name] = t
 		}
@@ -184,61 +204,74 @@ func toolDoc(e *entry, t RawTool, py, detail string) ToolDoc {
 	return d
 }
 
-// Search ranks the allowed tools of every enabled server for query.
+// searchIndex is the ranking over every allowed tool of every enabled
+// server, rebuilt when a tool list changes.
+type searchIndex struct {
+	gen  int64
+	docs []ToolDoc
+	ix   *discovery.Index
+}
+
+// Search ranks the allowed tools of every enabled server for query. Servers
+// never catalogued are started for it, a few at a time, in parallel.
 func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
 	if limit <= 0 {
 		limit = 5
 	}
-	var all []ToolDoc
-	var keys []string
-	for _, e := range a.entries {
-		if e.srv.Disabled {
-			continue
-		}
-		docs, err := a.docs(ctx, e, "", "full")
-		if err != nil {
-			continue // a server that does not start has nothing to offer
-		}
-		for _, d := range docs {
-			all = append(all, d)
-			keys = append(keys, d.Server+"."+d.Tool+" "+d.Description)
-		}
+	si, err := a.searchIndex(ctx)
+	if err != nil {
+		return nil, err
 	}
-	scores := map[int]float64{}
-	words := strings.Fields(strings.ToLower(query))
-	for i, k := range keys {
-		lk := strings.ToLower(k)
-		for _, w := range words {
-			if strings.Contains(lk, w) {
-				scores[i] += 10
-			}
-		}
-	}
-	for _, m := range fuzzy.Find(query, keys) {
-		scores[m.Index] += float64(m.Score) / 10
-	}
-	idx := make([]int, 0, len(scores))
-	for i, sc := range scores {
-		if sc > 0 {
-			idx = append(idx, i)
-		}
-	}
-	sort.Slice(idx, func(x, y int) bool {
-		if scores[idx[x]] != scores[idx[y]] {
-			return scores[idx[x]] > scores[idx[y]]
-		}
-		return idx[x] < idx[y]
-	})
 	out := []ToolDoc{}
-	for _, i := range idx[:min(limit, len(idx))] {
-		d := all[i]
-		d.Score = scores[i]
+	for _, h := range si.ix.Search(query, limit) {
+		d := si.docs[h.Index]
+		d.Score = h.Score
 		if detail != "full" {
 			d.Description, d.Stub, d.InputSchema = "", "", nil
 		}
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
+	var enabled []*entry
+	for _, e := range a.entries {
+		if !e.srv.Disabled {
+			enabled = append(enabled, e)
+		}
+	}
+	// Make sure every server has a tool list (starting the unknown ones).
+	docs := make([][]ToolDoc, len(enabled))
+	var wg sync.WaitGroup
+	for i, e := range enabled {
+		wg.Go(func() {
+			d, err := a.docs(ctx, e, "", "full")
+			if err != nil {
+				a.log.Debug("search: server skipped", "server", e.srv.Name, "err", err)
+				return
+			}
+			docs[i] = d
+		})
+	}
+	wg.Wait()
+	gen := a.catalogGen.Load()
+	a.searchMu.Lock()
+	defer a.searchMu.Unlock()
+	if a.search != nil && a.search.gen == gen {
+		return a.search, nil
+	}
+	si := &searchIndex{gen: gen}
+	var entries []discovery.ToolEntry
+	for _, d := range docs {
+		for _, doc := range d {
+			si.docs = append(si.docs, doc)
+			entries = append(entries, discovery.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})
+		}
+	}
+	si.ix = discovery.NewIndex(entries)
+	a.search = si
+	return si, nil
 }
 
 // Tools describes, with stubs, the allowed tools of the named servers (all

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/discovery"
@@ -35,7 +36,15 @@ type Aggregator struct {
 	entries []*entry          // configured servers, sorted by name
 	byName  map[string]*entry // by name and by alias
 	wg      sync.WaitGroup    // sandboxes being removed
+
+	catalogGen atomic.Int64  // bumped when any tool list changes
+	searchMu   sync.Mutex    // guards the cached search index
+	search     *searchIndex  // nil until first search
+	startSem   chan struct{} // bounds servers started for search and docs
+	runSem     chan struct{} // bounds runs at once
 }
+
+func (a *Aggregator) bumpCatalog() { a.catalogGen.Add(1) }
 
 // entry is one configured server and its Python alias.
 type entry struct {
@@ -50,7 +59,8 @@ func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny}, byName: map[string]*entry{}}
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
 	// A name that already is an identifier is its own alias; the others get
 	// theirs around them, so no alias equals another server's name.
@@ -68,7 +78,7 @@ func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger
 		if stubs.Identifier(s.Name) != s.Name {
 			alias = namer.Name(s.Name)
 		}
-		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, log)}
+		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, discovery.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
 		a.entries = append(a.entries, e)
 		a.byName[s.Name] = e
 	}
@@ -102,6 +112,9 @@ type ServerInfo struct {
 	Why         string   `json:"why,omitempty"`
 	Allow       []string `json:"allow,omitempty"`
 	Deny        []string `json:"deny,omitempty"`
+	ReadOnly    bool     `json:"read_only,omitempty"`
+	Client      string   `json:"client,omitempty"`
+	AlsoIn      []string `json:"also_in,omitempty"`
 }
 
 // Servers lists the configured servers, sorted by name.
@@ -111,7 +124,7 @@ func (a *Aggregator) Servers() []ServerInfo {
 		out = append(out, ServerInfo{
 			Name: e.srv.Name, Alias: e.alias, Module: stubs.Module(e.alias), Description: e.srv.Description,
 			Transport: e.srv.Transport, Source: e.srv.Source, Enabled: !e.srv.Disabled, Why: e.srv.Why,
-			Allow: e.srv.Allow, Deny: e.srv.Deny,
+			Allow: e.srv.Allow, Deny: e.srv.Deny, ReadOnly: e.srv.ReadOnly, Client: e.srv.Client, AlsoIn: e.srv.AlsoIn,
 		})
 	}
 	return out
@@ -122,6 +135,9 @@ type Request struct {
 	Code    string
 	Servers []string      // names or aliases of the servers to load
 	Timeout time.Duration // 0 = the configured deadline; never more than it
+	// Progress, if set, is called after each tool call with the number of
+	// calls made so far. It must not block.
+	Progress func(calls int)
 }
 
 // Result is what a run gives back; it is also run_python's structured
@@ -181,7 +197,6 @@ func (a *Aggregator) resolve(names []string) ([]*entry, error) {
 // loaded is one server as loaded for a run.
 type loaded struct {
 	*entry
-	sess  *session
 	tools map[string]*checkedTool // allowed tools by MCP name
 }
 
@@ -209,6 +224,22 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	if req.Timeout > 0 && req.Timeout < deadline {
 		deadline = req.Timeout
 	}
+	// Runs past the limit wait their turn, for at most one deadline; the
+	// deadline of the program starts when it gets its slot.
+	queued := time.NewTimer(deadline)
+	select {
+	case a.runSem <- struct{}{}:
+		queued.Stop()
+		defer func() { <-a.runSem }()
+	case <-ctx.Done():
+		res.Stopped = true
+		res.fail("the run was cancelled while waiting for one of the %d run slots", cap(a.runSem))
+		return res
+	case <-queued.C:
+		res.Stopped = true
+		res.fail("the run waited %v for one of the %d run slots and gave up", deadline, cap(a.runSem))
+		return res
+	}
 	runCtx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 
@@ -220,15 +251,15 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		mods      = make([]*loaded, len(entries))
 		startErrs = make([]error, len(entries))
 	)
-	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Limits.spec(a.cfg.Image)) })
+	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Limits.Spec(a.cfg.Image)) })
 	for i, e := range entries {
 		wg.Go(func() {
-			sess, tools, err := e.up.acquire(runCtx)
+			_, tools, err := e.up.acquire(runCtx)
 			if err != nil {
 				startErrs[i] = err
 				return
 			}
-			mods[i] = a.load(e, sess, tools)
+			mods[i] = a.load(e, tools)
 		})
 	}
 	wg.Wait()
@@ -256,7 +287,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("sandbox: %v", boxErr)
 		return res
 	}
-	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}}
+	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress}
 	for _, m := range mods {
 		s.mods[m.alias] = m
 	}
@@ -266,10 +297,10 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 }
 
 // load builds the run's view of one server: its allowed tools, checked.
-func (a *Aggregator) load(e *entry, sess *session, tools []RawTool) *loaded {
-	m := &loaded{entry: e, sess: sess, tools: map[string]*checkedTool{}}
+func (a *Aggregator) load(e *entry, tools []RawTool) *loaded {
+	m := &loaded{entry: e, tools: map[string]*checkedTool{}}
 	for _, t := range tools {
-		if a.policy.Allowed(e.srv, e.alias, t.Name) {
+		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
 			m.tools[t.Name] = newCheckedTool(e.srv.Name, t)
 		}
 	}
@@ -299,11 +330,12 @@ func (m *loaded) module() runner.Module {
 
 // runState is one run in progress.
 type runState struct {
-	a      *Aggregator
-	ctx    context.Context // ends at the run's deadline
-	box    *sandbox.Container
-	mods   map[string]*loaded // by alias
-	budget *budget
+	a        *Aggregator
+	ctx      context.Context // ends at the run's deadline
+	box      *sandbox.Container
+	mods     map[string]*loaded // by alias
+	budget   *budget
+	progress func(calls int) // may be nil
 
 	writeMu sync.Mutex
 	calls   sync.WaitGroup
@@ -377,7 +409,12 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 				}
 				finished = true
 			case runner.TypeCall:
-				s.calls.Go(func() { s.send(s.call(callCtx, m)) })
+				s.calls.Go(func() {
+					s.send(s.call(callCtx, m))
+					if s.progress != nil {
+						s.progress(int(s.budget.used.Load()))
+					}
+				})
 			case runner.TypeRPC:
 				s.calls.Go(func() { s.send(s.rpc(callCtx, m)) })
 			}
@@ -466,9 +503,9 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
 	cctx, cancel := context.WithTimeout(ctx, limits.CallTimeout)
 	defer cancel()
-	res, err := mod.up.call(cctx, mod.sess, m.Tool, args)
+	res, err := mod.up.call(cctx, m.Tool, args)
 	if err != nil {
-		if mod.sess.dead.Load() {
+		if errors.Is(err, errServerDown) {
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
 		}
 		return nil, callError(ctx, mod.srv.Name, m.Tool, limits, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -124,8 +125,65 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 	if strings.TrimSpace(args.Code) == "" {
 		return mcp.NewToolResultError("run_python: code is required"), nil
 	}
-	res := a.Run(ctx, Request{Code: args.Code, Servers: args.Servers, Timeout: time.Duration(args.Timeout * float64(time.Second))})
+	run := Request{Code: args.Code, Servers: args.Servers, Timeout: time.Duration(args.Timeout * float64(time.Second))}
+	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+		stop := reportProgress(ctx, req.Params.Meta.ProgressToken, &run)
+		defer stop()
+	}
+	res := a.Run(ctx, run)
 	return ToolResult(res), nil
+}
+
+// reportProgress sends notifications/progress for the run: after each call
+// and every second, with the seconds elapsed as the progress value and the
+// calls made in the message. It returns a function that stops it.
+func reportProgress(ctx context.Context, token mcp.ProgressToken, run *Request) (stop func()) {
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return func() {}
+	}
+	began := time.Now()
+	var mu sync.Mutex
+	calls, last := 0, -1.0
+	notify := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		elapsed := time.Since(began).Seconds()
+		if elapsed <= last { // progress must increase
+			elapsed = last + 0.001
+		}
+		last = elapsed
+		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+			"progressToken": token,
+			"progress":      elapsed,
+			"message":       fmt.Sprintf("%d calls, %.1f s", calls, elapsed),
+		})
+	}
+	run.Progress = func(n int) {
+		mu.Lock()
+		calls = n
+		mu.Unlock()
+		notify()
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				notify()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // ToolResult renders a run's result as run_python's answer: structured

@@ -58,18 +58,78 @@ type upstream struct {
 	passEnv []string
 	limits  Limits
 	log     *slog.Logger
+	catalog discovery.Catalog
+	changed func()        // called when the tool list changes
+	calls   chan struct{} // bounds calls in flight
 
 	mu     sync.Mutex
 	sess   *session
-	tools  []RawTool
+	tools  []RawTool // the last list seen (live or from the catalog); nil if never
 	active int
 	idle   *time.Timer
 	closed bool
 	wg     sync.WaitGroup // sessions being closed
 }
 
-func newUpstream(srv discovery.Server, passEnv []string, limits Limits, log *slog.Logger) *upstream {
-	return &upstream{srv: srv, passEnv: passEnv, limits: limits, log: log.With("server", srv.Name)}
+func newUpstream(srv discovery.Server, passEnv []string, limits Limits, catalog discovery.Catalog, changed func(), log *slog.Logger) *upstream {
+	return &upstream{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
+		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name)}
+}
+
+// knownTools returns the tool list without starting the server: the live
+// one, else the catalog's. ok is false when neither exists.
+func (u *upstream) knownTools() ([]RawTool, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.tools != nil {
+		return u.tools, true
+	}
+	ct, ok := u.catalog.Load(u.srv)
+	if !ok {
+		return nil, false
+	}
+	tools := make([]RawTool, 0, len(ct.Tools))
+	for _, raw := range ct.Tools {
+		var t RawTool
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
+			tools = append(tools, t)
+		}
+	}
+	u.tools = tools
+	return tools, true
+}
+
+// setTools records a fresh tool list and stores it in the catalog.
+func (u *upstream) setToolsLocked(tools []RawTool) {
+	u.tools = tools
+	raws := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		if b, err := json.Marshal(t); err == nil {
+			raws = append(raws, b)
+		}
+	}
+	if err := u.catalog.Store(u.srv, raws); err != nil {
+		u.log.Warn("catalog", "err", err)
+	}
+	if u.changed != nil {
+		u.changed()
+	}
+}
+
+// refresh lists the tools again after the server said they changed.
+func (u *upstream) refresh(sess *session) {
+	ctx, cancel := context.WithTimeout(context.Background(), u.limits.ConnectTimeout)
+	defer cancel()
+	tools, err := listToolsRaw(ctx, sess.c)
+	if err != nil {
+		u.log.Debug("refresh after tools/list_changed", "err", err)
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.sess == sess {
+		u.setToolsLocked(tools)
+	}
 }
 
 // acquire returns a live session and the tool list, starting the server if
@@ -88,7 +148,8 @@ func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		u.sess, u.tools = sess, tools
+		u.sess = sess
+		u.setToolsLocked(tools)
 	}
 	u.active++
 	if u.idle != nil {
@@ -179,9 +240,15 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 		sess.stderr = &tailBuffer{max: 4 << 10}
 		sess.c, err = u.stdioClient(life, sess)
 	case discovery.TransportHTTP:
-		sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(u.srv.Headers))
+		var headers map[string]string
+		if headers, err = u.headers(); err == nil {
+			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers))
+		}
 	case discovery.TransportSSE:
-		sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(u.srv.Headers))
+		var headers map[string]string
+		if headers, err = u.headers(); err == nil {
+			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers))
+		}
 	default:
 		err = fmt.Errorf("unknown transport %q", u.srv.Transport)
 	}
@@ -202,9 +269,23 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 		} else {
 			cancel()
 		}
+		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
+			return nil, nil, fmt.Errorf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
+				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %w", u.srv.Name, err)
+		}
 		return nil, nil, fmt.Errorf("start server %q: %w%s", u.srv.Name, err, hint)
 	}
 	sess.c.OnConnectionLost(func(error) { sess.dead.Store(true) })
+	// Handlers run on the transport's read loop: the refresh must not.
+	sess.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			u.wg.Add(1)
+			go func() {
+				defer u.wg.Done()
+				u.refresh(sess)
+			}()
+		}
+	})
 	u.log.Debug("wrapped server started", "tools", len(tools), "took", time.Since(began))
 	return sess, tools, nil
 }
@@ -256,6 +337,31 @@ func (u *upstream) stdioClient(life context.Context, sess *session) (*client.Cli
 		sess.pgid.Store(int64(started.Process.Pid))
 	}
 	return c, nil
+}
+
+// headers are the request headers of a remote server: its own, and those
+// whose values come from host variables named in its config (read now,
+// never stored).
+func (u *upstream) headers() (map[string]string, error) {
+	h := make(map[string]string, len(u.srv.Headers)+len(u.srv.EnvHeaders)+1)
+	for k, v := range u.srv.Headers {
+		h[k] = v
+	}
+	for header, name := range u.srv.EnvHeaders {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return nil, fmt.Errorf("header %s: variable %s is not set", header, name)
+		}
+		h[header] = v
+	}
+	if name := u.srv.BearerTokenEnv; name != "" {
+		v := os.Getenv(name)
+		if v == "" {
+			return nil, fmt.Errorf("bearer token variable %s is not set", name)
+		}
+		h["Authorization"] = "Bearer " + v
+	}
+	return h, nil
 }
 
 // childEnv is the environment of a stdio server: the base variables and the
@@ -325,17 +431,65 @@ func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
 	return nil, errors.New("tools/list: more than 100 pages")
 }
 
-// call forwards one checked call. A transport failure marks the session dead
-// so the next run starts the server anew.
-func (u *upstream) call(ctx context.Context, sess *session, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// errServerDown marks a call that failed because the server's connection
+// is gone (it crashed, or its HTTP session could not be renewed).
+var errServerDown = errors.New("server connection lost")
+
+// call forwards one checked call on the current session. A transport
+// failure marks the session dead, so the next run starts the server anew;
+// an HTTP session the server dropped (404) is renewed once and the call
+// retried, since the server refused it unseen.
+func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	select {
+	case u.calls <- struct{}{}:
+		defer func() { <-u.calls }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	var req mcp.CallToolRequest
 	req.Params.Name = tool
 	req.Params.RawArguments = args
-	res, err := sess.c.CallTool(ctx, req)
-	if err != nil && (errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
-		sess.dead.Store(true)
+	for attempt := 0; ; attempt++ {
+		u.mu.Lock()
+		sess := u.sess
+		u.mu.Unlock()
+		if sess == nil || sess.dead.Load() {
+			return nil, errServerDown
+		}
+		res, err := sess.c.CallTool(ctx, req)
+		switch {
+		case err == nil:
+			return res, nil
+		case errors.Is(err, transport.ErrSessionTerminated) && attempt == 0:
+			if rerr := u.renew(ctx, sess); rerr != nil {
+				return nil, fmt.Errorf("%w: renew session: %w", errServerDown, rerr)
+			}
+			continue
+		case errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe):
+			sess.dead.Store(true)
+			return nil, fmt.Errorf("%w: %w", errServerDown, err)
+		}
+		return nil, err
 	}
-	return res, err
+}
+
+// renew replaces a session the server no longer knows with a new one.
+func (u *upstream) renew(ctx context.Context, old *session) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.sess != old {
+		return nil // another call renewed it already
+	}
+	u.log.Info("renewing the session the server dropped")
+	old.dead.Store(true)
+	sess, tools, err := u.start(ctx)
+	if err != nil {
+		return err
+	}
+	u.wg.Go(old.stop)
+	u.sess = sess
+	u.setToolsLocked(tools)
+	return nil
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -395,14 +395,21 @@ func TestServers(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit status %d, want 0", r.code)
 		}
-		var list []struct {
-			Name, Alias, Module, Transport, Source, Description string
-			Enabled                                             bool
-			Allow, Deny                                         []string
+		var out struct {
+			Servers []struct {
+				Name, Alias, Module, Transport, Source, Description string
+				Enabled                                             bool
+				Allow, Deny                                         []string
+			}
+			Problems []any
 		}
-		if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, r.stdout)
 		}
+		if out.Problems == nil || len(out.Problems) != 0 {
+			t.Fatalf("want an empty problems list, got %v", out.Problems)
+		}
+		list := out.Servers
 		if len(list) != 3 {
 			t.Fatalf("want 3 servers, got %+v", list)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -45,6 +44,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	httpAddr := c.fs.String("http", "", "serve streamable HTTP at ADDR (path /mcp) instead of stdio")
 	name := c.fs.String("name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
 	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable")
+	var allowHosts listFlag
+	c.fs.Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
@@ -59,12 +60,18 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		c.allow, c.deny = nil, nil
 		wrapped = &s
 	}
-	agg, eng, _, err := setup(c, stderr, wrapped)
+	agg, eng, _, err := setup(c, stderr, wrapped, true)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	defer agg.Close()
+	// Warm the sandbox pool now, so the first run does not wait for it.
+	go func() {
+		if _, err := eng.get(ctx); err != nil {
+			eng.log.Warn("container engine", "err", err)
+		}
+	}()
 	mcpServer := aggregator.NewMCPServer(agg)
 	if *httpAddr == "" {
 		srv := server.NewStdioServer(mcpServer)
@@ -88,11 +95,13 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && token == "" {
 		return fmt.Errorf("--http %s is not a loopback address: set --token-env NAME to require a bearer token", *httpAddr)
 	}
-	handler := server.NewStreamableHTTPServer(mcpServer, server.WithEndpointPath("/mcp"))
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(token, handler))
+	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
+		allowHosts = append(allowHosts, host)
+	}
 	hs := &http.Server{
-		Addr: *httpAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		Addr:              *httpAddr,
+		Handler:           aggregator.HTTPHandler(mcpServer, aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts}),
+		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.
 		BaseContext: func(net.Listener) context.Context { return ctx },
@@ -116,22 +125,6 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return nil
 	}
-}
-
-// requireToken refuses requests without the bearer token (when one is set).
-func requireToken(token string, next http.Handler) http.Handler {
-	if token == "" {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, []byte("Bearer "+token)) != 1 {
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -166,7 +159,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -)")
 		return exitError{2}
 	}
-	agg, eng, _, err := setup(c, stderr, nil)
+	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
 	}
@@ -195,7 +188,7 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
-	agg, eng, _, err := setup(c, stderr, nil)
+	agg, eng, problems, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
 	}
@@ -203,8 +196,19 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	defer agg.Close()
 	list := agg.Servers()
 	if *asJSON {
-		return writeJSON(stdout, list)
+		if problems == nil {
+			problems = []discovery.Problem{}
+		}
+		return writeJSON(stdout, struct {
+			Servers  []aggregator.ServerInfo `json:"servers"`
+			Problems []discovery.Problem     `json:"problems"`
+		}{list, problems})
 	}
+	defer func() {
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "problem: %s\n", p)
+		}
+	}()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSOURCE")
 	for _, s := range list {
@@ -219,7 +223,14 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		if len(s.Deny) > 0 {
 			policy += "; deny " + strings.Join(s.Deny, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, s.Source)
+		if s.ReadOnly {
+			policy += "; read-only tools"
+		}
+		source := s.Source
+		if len(s.AlsoIn) > 0 {
+			source += fmt.Sprintf(" (+%d more)", len(s.AlsoIn))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, source)
 	}
 	return tw.Flush()
 }
@@ -230,7 +241,7 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
-	agg, eng, _, err := setup(c, stderr, nil)
+	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
 	}
@@ -286,7 +297,7 @@ func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fmt.Fprintln(stderr, "usage: mcp-code-mode search [flags] QUERY")
 		return exitError{2}
 	}
-	agg, eng, _, err := setup(c, stderr, nil)
+	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
 	}
@@ -385,10 +396,13 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			report(true, "sandbox image", cfg.Image+" is current", "")
 		}
 	}
-	agg, eng, _, err := setup(c, stderr, nil)
+	agg, eng, problems, err := setup(c, stderr, nil, false)
 	if err != nil {
 		report(false, "servers", err.Error(), "correct the server entry named above")
 		return exitError{1}
+	}
+	for _, p := range problems {
+		report(false, "client config", p.String(), "fix the file, or turn that client off with [discovery] skip")
 	}
 	defer eng.Close()
 	defer agg.Close()

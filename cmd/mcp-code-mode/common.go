@@ -147,33 +147,60 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// servers gathers the configured servers: this program's config file, and
-// wrapped (from serve -- CMD) when given.
-func servers(cfg aggregator.Config, path string, wrapped *discovery.Server) ([]discovery.Server, error) {
+// servers gathers the configured servers: those of the MCP clients' config
+// files (unless discovery is off), with this program's config file on top;
+// or only wrapped (from serve -- CMD) when given. The problems met in
+// client files are returned, not fatal.
+func servers(cfg aggregator.Config, path string, wrapped *discovery.Server) ([]discovery.Server, []discovery.Problem, error) {
 	if wrapped != nil {
-		return []discovery.Server{*wrapped}, nil
+		return []discovery.Server{*wrapped}, nil, nil
 	}
 	source := path
 	if source == "" {
 		source = "config"
 	}
-	return cfg.ConfiguredServers(source)
+	var found []discovery.Server
+	var problems []discovery.Problem
+	if !cfg.NoDiscovery {
+		found, problems = discovery.Discover(discoveryOptions(cfg))
+	}
+	list, err := cfg.Merge(source, found)
+	return list, problems, err
+}
+
+// discoveryOptions are the places to look, and what counts as this program.
+func discoveryOptions(cfg aggregator.Config) discovery.Options {
+	opts := discovery.Options{Self: []string{"mcp-code-mode"}, Skip: map[string]bool{}}
+	if exe, err := os.Executable(); err == nil {
+		opts.Self = append(opts.Self, exe)
+	}
+	for _, id := range cfg.Discovery.Skip {
+		opts.Skip[id] = true
+	}
+	return opts
 }
 
 // lazyEngine connects to the container engine on first use, so that
 // commands and a server that never run code need no engine, and a server
 // started before the engine recovers when it comes up.
 type lazyEngine struct {
-	log *slog.Logger
-	mu  sync.Mutex
-	e   *sandbox.Engine
+	log    *slog.Logger
+	spec   sandbox.Spec // what the warm containers are
+	warm   int          // how many to keep started (0: none)
+	mu     sync.Mutex
+	e      *sandbox.Engine
+	pool   *sandbox.Pool
+	closed bool
 }
 
-func (l *lazyEngine) get(ctx context.Context) (*sandbox.Engine, error) {
+func (l *lazyEngine) get(ctx context.Context) (aggregator.Engine, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.e != nil {
-		return l.e, nil
+	if l.pool != nil {
+		return l.pool, nil
+	}
+	if l.closed {
+		return nil, fmt.Errorf("shutting down")
 	}
 	// Connecting has its own timeout: a run's short deadline must not be
 	// reported as the engine being down.
@@ -189,7 +216,8 @@ func (l *lazyEngine) get(ctx context.Context) (*sandbox.Engine, error) {
 		l.log.Info("removed orphaned sandboxes", "count", n)
 	}
 	l.e = e
-	return e, nil
+	l.pool = sandbox.NewPool(e, l.spec, l.warm, l.log)
+	return l.pool, nil
 }
 
 // Start implements aggregator.Engine.
@@ -201,30 +229,42 @@ func (l *lazyEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Con
 	return e.Start(ctx, spec)
 }
 
+// Close removes the warm containers and closes the connection.
 func (l *lazyEngine) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.closed = true
 	if l.e == nil {
 		return nil
 	}
+	l.pool.Close()
 	return l.e.Close()
 }
 
-// setup loads the configuration and builds the aggregator.
-func setup(c *common, stderr io.Writer, wrapped *discovery.Server) (*aggregator.Aggregator, *lazyEngine, aggregator.Config, error) {
+// setup loads the configuration and builds the aggregator, and returns the
+// problems met in client config files (already logged). warm says whether
+// to keep containers started ahead of need (serve does; a one-shot command
+// would only waste them).
+func setup(c *common, stderr io.Writer, wrapped *discovery.Server, warm bool) (*aggregator.Aggregator, *lazyEngine, []discovery.Problem, error) {
 	cfg, path, err := c.load()
 	if err != nil {
-		return nil, nil, cfg, err
+		return nil, nil, nil, err
 	}
 	log := c.logger(stderr)
-	list, err := servers(cfg, path, wrapped)
+	list, problems, err := servers(cfg, path, wrapped)
 	if err != nil {
-		return nil, nil, cfg, err
+		return nil, nil, nil, err
 	}
-	eng := &lazyEngine{log: log}
+	for _, p := range problems {
+		log.Warn("client config", "problem", p.String())
+	}
+	eng := &lazyEngine{log: log, spec: cfg.Limits.Spec(cfg.Image)}
+	if warm {
+		eng.warm = cfg.Limits.Warm
+	}
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
-		return nil, nil, cfg, err
+		return nil, nil, nil, err
 	}
-	return agg, eng, cfg, nil
+	return agg, eng, problems, nil
 }

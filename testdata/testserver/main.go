@@ -234,7 +234,7 @@ func newServer(name string, clog *callLog) *server.MCPServer {
 	})
 
 	s := server.NewMCPServer(name, version,
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(true), // grow sends notifications/tools/list_changed
 		server.WithInstructions("Test server for mcp-code-mode integration tests. Tools do no input validation."),
 		server.WithHooks(hooks),
 		// Outermost: log every call that reaches a handler, with its timing.
@@ -404,6 +404,21 @@ func newServer(name string, clog *callLog) *server.MCPServer {
 		`{"type":"object","properties":{},"additionalProperties":false}`, "", sideFx),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strconv.FormatInt(calls.Add(1), 10)), nil
+		})
+
+	s.AddTool(tool("grow", "Add a tool",
+		"Register a new no-op tool with the given name; the server then sends notifications/tools/list_changed.",
+		`{"type":"object","properties":{
+			"name":{"type":"string","description":"Name of the new tool"}},
+		  "required":["name"],"additionalProperties":false}`, "", sideFx),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			name := argString(args(req), "name", "")
+			s.AddTool(tool(name, "Grown tool", "A tool added at run time by grow.",
+				`{"type":"object","properties":{},"additionalProperties":false}`, "", readOnly),
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText("grown"), nil
+				})
+			return mcp.NewToolResultText("added " + name), nil
 		})
 
 	return s

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Servers configured for MCP clients in a (fake) HOME and project are
+// found, a broken client file is reported without stopping the others, and
+// the program's own config can exclude them or turn discovery off.
+func TestDiscoveredServers(t *testing.T) {
+	needDocker(t)
+	f := newFixture(t, "")
+	claude := filepath.Join(f.home, ".config", "Claude", "claude_desktop_config.json")
+	if err := os.MkdirAll(filepath.Dir(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, claude, fmt.Sprintf(`{"mcpServers": {
+  "desk": {"command": %q, "args": ["-name", "desk"]},
+  "myself": {"command": "mcp-code-mode", "args": ["serve"]}
+}}`, f.server))
+	if err := os.MkdirAll(filepath.Join(f.home, ".cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(f.home, ".cursor", "mcp.json"), "{\n  \"mcpServers\": {\n    \"x\": {\"command\": \"y\",,}\n}")
+	f.write(t, filepath.Join(f.dir, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q, "args": ["-name", "proj"]}}}`, f.server))
+
+	list := func(extra ...string) ([]string, []map[string]any) {
+		t.Helper()
+		r := f.cli(t, "servers", append([]string{"--json"}, extra...)...)
+		if r.code != 0 {
+			t.Fatalf("servers: exit %d: %s", r.code, r.stderr)
+		}
+		var out struct {
+			Servers []struct {
+				Name, Source, Client string
+			}
+			Problems []map[string]any
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range out.Servers {
+			names = append(names, s.Name)
+		}
+		return names, out.Problems
+	}
+	names, problems := list()
+	if !slices.Equal(names, []string{"desk", "proj", "test"}) {
+		t.Fatalf("servers %v, want desk (Claude Desktop), proj (.mcp.json), test (config)", names)
+	}
+	var cursorBroken, selfSkipped bool
+	for _, p := range problems {
+		path, _ := p["path"].(string)
+		if strings.HasSuffix(path, ".cursor/mcp.json") && p["line"] != nil {
+			cursorBroken = true
+		}
+		if strings.Contains(fmt.Sprint(p["error"]), "mcp-code-mode itself") {
+			selfSkipped = true
+		}
+	}
+	if !cursorBroken || !selfSkipped {
+		t.Fatalf("problems %v: want the broken Cursor file (with its line) and the skipped self-reference", problems)
+	}
+	r := f.cli(t, "run", "--servers", "desk", "-c", "print(await mcp_desk.add(a=20, b=22))")
+	if r.code != 0 || r.stdout != "{'sum': 42}\n" {
+		t.Fatalf("run with a discovered server: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if names, _ := list("--no-discovery"); !slices.Equal(names, []string{"test"}) {
+		t.Fatalf("--no-discovery: %v", names)
+	}
+	f.write(t, f.config, fmt.Sprintf("[servers.test]\ncommand = %q\n[servers.desk]\ndeny = [\"add\"]\n[discovery]\nexclude = [\"proj\"]\nskip = [\"cursor\"]\n", f.server))
+	names, problems = list()
+	if !slices.Equal(names, []string{"desk", "test"}) {
+		t.Fatalf("with exclude: %v", names)
+	}
+	for _, p := range problems {
+		if strings.Contains(fmt.Sprint(p["path"]), ".cursor") {
+			t.Fatalf("skipped client still read: %v", p)
+		}
+	}
+}
