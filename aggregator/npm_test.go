@@ -47,3 +47,45 @@ except ToolError as e:
 		}
 	}
 }
+
+// A program finds a tool by searching every server (loaded or not), reads
+// the best hit's full docs, and calls it, against real npm servers.
+func TestSearchReadDocsAndCallFromTheSandbox(t *testing.T) {
+	needEngine(t)
+	root := t.TempDir()
+	a := newAgg(t, nil,
+		npmServer(t, "everything", "mcp-server-everything"),
+		npmServer(t, "memory", "mcp-server-memory"),
+		npmServer(t, "files", "mcp-server-filesystem", root),
+	)
+	// MEMORY_FILE_PATH keeps the memory server's graph in the test's dir.
+	for _, e := range a.entries {
+		if e.srv.Name == "memory" {
+			e.up.srv.Env = map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
+		}
+	}
+	res := run(t, a, `
+from mcp import runtime
+import json
+hits = await runtime.search_tool_docs("store a new person in the knowledge graph", limit=3)
+print([h["server"] + "." + h["tool"] for h in hits])
+best = hits[0]
+doc = (await runtime.query_tool_docs(best["server"], best["tool"], detail="full"))[0]
+assert doc["stub"].startswith("async def "), doc
+assert "entities" in json.dumps(doc["input_schema"])
+print(doc["stub"].splitlines()[0])
+out = await runtime.call_tool(best["server"], best["tool"], {"entities": [{"name": "Ada", "entityType": "person", "observations": ["first programmer"]}]})
+graph = await mcp_memory.read_graph()
+print([e["name"] for e in graph["entities"]])
+print(runtime.search_tool_docs_sync("write a file", limit=1)[0]["tool"])
+servers = {s["name"]: s for s in runtime.discovered_servers_sync()}
+print(servers["memory"]["loaded"], servers["files"]["loaded"], servers["memory"]["tools"] > 0)
+`, "memory")
+	mustSucceed(t, res)
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "['memory.create_entities'") ||
+		!strings.HasPrefix(lines[1], "async def create_entities(") || lines[2] != "['Ada']" ||
+		lines[3] != "write_file" || lines[4] != "True False True" {
+		t.Fatalf("stdout:\n%s", res.Stdout)
+	}
+}
