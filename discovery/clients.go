@@ -583,15 +583,8 @@ func mcpServersIn(key string, d *dialect) func(r *reader, f *file) {
 // serverMap decodes a map of name -> entry found at key. off, if set, says
 // why a named server is turned off ("" = it is not).
 func (r *reader) serverMap(f *file, m *cfgValue, key string, d *dialect, off func(name string) string) {
-	if m == nil || m.kind == cfgNull {
-		return
-	}
-	if m.kind != cfgObject {
-		r.problem(f, m, key, "must be an object of servers, not %s", m.kindName())
-		return
-	}
-	m.members(func(name string, v *cfgValue) {
-		raw, ok := r.entry(f, d, name, key+"."+name, v)
+	r.eachServer(f, m, key, func(name, key string, v *cfgValue) {
+		raw, ok := r.entry(f, d, name, key, v)
 		if !ok {
 			return
 		}
@@ -602,6 +595,19 @@ func (r *reader) serverMap(f *file, m *cfgValue, key string, d *dialect, off fun
 		}
 		r.finish(f, d, raw)
 	})
+}
+
+// eachServer calls fn with every member of the object of servers m found at
+// key (and the member's own key), reporting anything else found there.
+func (r *reader) eachServer(f *file, m *cfgValue, key string, fn func(name, key string, v *cfgValue)) {
+	if m == nil || m.kind == cfgNull {
+		return
+	}
+	if m.kind != cfgObject {
+		r.problem(f, m, key, "must be an object of servers, not %s", m.kindName())
+		return
+	}
+	m.members(func(name string, v *cfgValue) { fn(name, key+"."+name, v) })
 }
 
 // entry reads one "mcpServers"-style entry.
@@ -947,16 +953,7 @@ var dialectOpenCode = &dialect{syntax: syntaxOpenCode}
 // array (program first) and "environment"; "type": "remote" with "url" and
 // "headers"; "enabled". {env:VAR} is substituted.
 func decodeOpenCode(r *reader, f *file) {
-	m := f.root.get("mcp")
-	if m == nil || m.kind == cfgNull {
-		return
-	}
-	if m.kind != cfgObject {
-		r.problem(f, m, "mcp", "must be an object of servers, not %s", m.kindName())
-		return
-	}
-	m.members(func(name string, v *cfgValue) {
-		key := "mcp." + name
+	r.eachServer(f, f.root.get("mcp"), "mcp", func(name, key string, v *cfgValue) {
 		if v.kind != cfgObject {
 			r.problem(f, v, key, "must be an object, not %s", v.kindName())
 			return
@@ -994,16 +991,7 @@ func decodeOpenCode(r *reader, f *file) {
 // mcpServers with type stdio|sse, command, args, env (a list of "K=V" or a
 // map), url, headers.
 func decodeOpenCodeLegacy(r *reader, f *file) {
-	m := f.root.get("mcpServers")
-	if m == nil || m.kind == cfgNull {
-		return
-	}
-	if m.kind != cfgObject {
-		r.problem(f, m, "mcpServers", "must be an object of servers, not %s", m.kindName())
-		return
-	}
-	m.members(func(name string, v *cfgValue) {
-		key := "mcpServers." + name
+	r.eachServer(f, f.root.get("mcpServers"), "mcpServers", func(name, key string, v *cfgValue) {
 		if v.kind == cfgObject {
 			if ev := v.get("env"); ev != nil && ev.kind == cfgArray {
 				v = withEnvMap(v, ev)
@@ -1045,16 +1033,7 @@ func withEnvMap(v, list *cfgValue) *cfgValue {
 // an extension provides ("source": "extension", only "settings") carry no
 // command: they are skipped without a problem.
 func decodeZed(r *reader, f *file) {
-	m := f.root.get("context_servers")
-	if m == nil || m.kind == cfgNull {
-		return
-	}
-	if m.kind != cfgObject {
-		r.problem(f, m, "context_servers", "must be an object of servers, not %s", m.kindName())
-		return
-	}
-	m.members(func(name string, v *cfgValue) {
-		key := "context_servers." + name
+	r.eachServer(f, f.root.get("context_servers"), "context_servers", func(name, key string, v *cfgValue) {
 		if v.kind != cfgObject {
 			r.problem(f, v, key, "must be an object, not %s", v.kindName())
 			return
