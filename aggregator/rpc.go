@@ -241,30 +241,31 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 			enabled = append(enabled, e)
 		}
 	}
-	// Make sure every server has a tool list (starting the unknown ones).
-	docs := make([][]ToolDoc, len(enabled))
+	// Every server needs a tool list: the known ones cost nothing, the
+	// others are started (a few at a time, in parallel).
 	var wg sync.WaitGroup
-	for i, e := range enabled {
+	for _, e := range enabled {
 		wg.Go(func() {
-			d, err := a.docs(ctx, e, "", "full")
-			if err != nil {
+			if _, err := a.tools(ctx, e); err != nil {
 				a.log.Debug("search: server skipped", "server", e.srv.Name, "err", err)
-				return
 			}
-			docs[i] = d
 		})
 	}
 	wg.Wait()
-	gen := a.catalogGen.Load()
 	a.searchMu.Lock()
 	defer a.searchMu.Unlock()
+	gen := a.catalogGen.Load()
 	if a.search != nil && a.search.gen == gen {
 		return a.search, nil
 	}
 	si := &searchIndex{gen: gen}
 	var entries []discovery.ToolEntry
-	for _, d := range docs {
-		for _, doc := range d {
+	for _, e := range enabled {
+		docs, err := a.docs(ctx, e, "", "full")
+		if err != nil {
+			continue // a server that does not start has nothing to offer
+		}
+		for _, doc := range docs {
 			si.docs = append(si.docs, doc)
 			entries = append(entries, discovery.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})
 		}

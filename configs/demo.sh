@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 inspector=testdata/npm/node_modules/.bin/mcp-inspector
-serve=(bin/mcp-code-mode serve --config configs/demo.toml)
+serve=(bin/mcp-code-mode serve --no-discovery --config configs/demo.toml)
 rm -f /tmp/mcp-code-mode-demo-memory.jsonl
 
 # Prints the text content of a tools/call answer, or the description from tools/list.
