@@ -52,5 +52,12 @@ fuzz:
 demo: image testdata
 	@bash configs/demo.sh
 
+# Performance against the targets: the tool-search quality (recall, MRR),
+# then run latency, per-call overhead, concurrency, context size and memory
+# of serve, side by side (also written to testdata/bench/results.md).
+bench: image testdata build
+	$(GO) test -count=1 -run TestSearchQuality -v ./discovery
+	$(GO) run ./cmd/mcp-code-mode-bench
+
 clean:
 	rm -rf $(BIN)

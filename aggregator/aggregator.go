@@ -1,0 +1,157 @@
+package aggregator
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+)
+
+// Engine starts sandbox containers: *sandbox.Engine starts a fresh one,
+// *sandbox.Pool hands out a warm one.
+type Engine interface {
+	Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error)
+}
+
+// Aggregator serves programs: it owns the configured servers and runs each
+// program in a fresh sandbox, checking every call it makes.
+type Aggregator struct {
+	cfg     Config
+	engine  Engine
+	log     *slog.Logger
+	policy  Policy
+	entries []*entry          // configured servers, sorted by name
+	byName  map[string]*entry // by name and by alias
+	wg      sync.WaitGroup    // sandboxes being removed
+
+	catalogGen atomic.Int64  // bumped when any tool list changes
+	searchMu   sync.Mutex    // guards the cached search index
+	search     *searchIndex  // nil until first search
+	startSem   chan struct{} // bounds servers started for search and docs
+	runSem     chan struct{} // bounds runs at once
+}
+
+func (a *Aggregator) bumpCatalog() { a.catalogGen.Add(1) }
+
+// entry is one configured server and its Python alias.
+type entry struct {
+	srv   discovery.Server
+	alias string
+	up    *upstream
+}
+
+// New returns an aggregator over servers. engine may be nil for commands
+// that never run programs. It starts nothing yet.
+func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger) (*Aggregator, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
+	sorted := slices.SortedFunc(slices.Values(servers), func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
+	// A name that already is an identifier is its own alias; the others get
+	// theirs around them, so no alias equals another server's name.
+	var namer stubs.Namer
+	for _, s := range sorted {
+		if stubs.Identifier(s.Name) == s.Name && !namer.Taken(s.Name) {
+			namer.Reserve(s.Name)
+		}
+	}
+	for _, s := range sorted {
+		if _, dup := a.byName[s.Name]; dup {
+			return nil, fmt.Errorf("server %q is configured twice (%s)", s.Name, s.Source)
+		}
+		alias := s.Name
+		if stubs.Identifier(s.Name) != s.Name {
+			alias = namer.Name(s.Name)
+		}
+		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, discovery.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
+		a.entries = append(a.entries, e)
+		a.byName[s.Name] = e
+	}
+	for _, e := range a.entries {
+		if _, taken := a.byName[e.alias]; !taken {
+			a.byName[e.alias] = e
+		}
+	}
+	return a, nil
+}
+
+// Close stops every wrapped server and waits for sandboxes to be removed.
+func (a *Aggregator) Close() {
+	var wg sync.WaitGroup
+	for _, e := range a.entries {
+		wg.Go(e.up.close)
+	}
+	wg.Wait()
+	a.wg.Wait()
+}
+
+// ServerInfo describes one configured server.
+type ServerInfo struct {
+	Name        string   `json:"name"`
+	Alias       string   `json:"alias"`
+	Module      string   `json:"module"`
+	Description string   `json:"description,omitempty"`
+	Transport   string   `json:"transport"`
+	Source      string   `json:"source,omitempty"`
+	Enabled     bool     `json:"enabled"`
+	Why         string   `json:"why,omitempty"`
+	Allow       []string `json:"allow,omitempty"`
+	Deny        []string `json:"deny,omitempty"`
+	ReadOnly    bool     `json:"read_only,omitempty"`
+	Client      string   `json:"client,omitempty"`
+	AlsoIn      []string `json:"also_in,omitempty"`
+}
+
+// Servers lists the configured servers, sorted by name.
+func (a *Aggregator) Servers() []ServerInfo {
+	out := make([]ServerInfo, 0, len(a.entries))
+	for _, e := range a.entries {
+		out = append(out, ServerInfo{
+			Name: e.srv.Name, Alias: e.alias, Module: stubs.Module(e.alias), Description: e.srv.Description,
+			Transport: e.srv.Transport, Source: e.srv.Source, Enabled: !e.srv.Disabled, Why: e.srv.Why,
+			Allow: e.srv.Allow, Deny: e.srv.Deny, ReadOnly: e.srv.ReadOnly, Client: e.srv.Client, AlsoIn: e.srv.AlsoIn,
+		})
+	}
+	return out
+}
+
+// resolve maps requested names to configured, enabled servers.
+func (a *Aggregator) resolve(names []string) ([]*entry, error) {
+	var out []*entry
+	seen := map[*entry]bool{}
+	for _, n := range names {
+		e, ok := a.byName[n]
+		if !ok {
+			known := make([]string, 0, len(a.entries))
+			for _, e := range a.entries {
+				if !e.srv.Disabled {
+					known = append(known, e.srv.Name)
+				}
+			}
+			if len(known) == 0 {
+				return nil, fmt.Errorf("unknown server %q: no servers are configured", n)
+			}
+			return nil, fmt.Errorf("unknown server %q; configured: %s", n, strings.Join(known, ", "))
+		}
+		if e.srv.Disabled {
+			return nil, fmt.Errorf("server %q is disabled: %s", n, e.srv.Why)
+		}
+		if a.policy.DeniesServer(e.srv, e.alias) {
+			return nil, fmt.Errorf("server %q is denied by the policy (deny %s)", n, strings.Join(a.policy.Deny, ", "))
+		}
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
