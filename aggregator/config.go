@@ -29,6 +29,7 @@ import (
 type Limits struct {
 	Deadline       time.Duration `koanf:"deadline"`         // wall clock per run; the container is killed at it
 	MaxCalls       int           `koanf:"max_calls"`        // tool calls per run
+	MaxHelperCalls int           `koanf:"max_helper_calls"` // runtime helper calls (search, docs) per run
 	CallTimeout    time.Duration `koanf:"call_timeout"`     // per tool call
 	MaxArgBytes    int           `koanf:"max_arg_bytes"`    // JSON size of one call's arguments
 	MaxResultBytes int           `koanf:"max_result_bytes"` // JSON size of one call's result; larger is refused
@@ -55,6 +56,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		Deadline:       90 * time.Second,
 		MaxCalls:       200,
+		MaxHelperCalls: 1000,
 		CallTimeout:    30 * time.Second,
 		MaxArgBytes:    16 << 10,
 		MaxResultBytes: 64 << 10,
@@ -252,8 +254,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.deadline must be at least 1s, got %v", l.Deadline)
 	case l.CallTimeout <= 0:
 		return fmt.Errorf("limits.call_timeout must be positive, got %v", l.CallTimeout)
-	case l.MaxCalls < 0:
-		return fmt.Errorf("limits.max_calls must not be negative, got %d", l.MaxCalls)
+	case l.MaxCalls < 0 || l.MaxHelperCalls < 0:
+		return fmt.Errorf("limits.max_calls and limits.max_helper_calls must not be negative")
 	case l.MaxArgBytes <= 0 || l.MaxResultBytes <= 0 || l.MaxOutputBytes <= 0 || l.StopOutput <= 0:
 		return fmt.Errorf("limits on sizes must be positive")
 	case l.MaxErrorChars < 20:

@@ -16,6 +16,9 @@ import (
 
 // rpc answers a runtime helper call from the program.
 func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
+	if max := s.a.cfg.Limits.MaxHelperCalls; s.helperCalls.Add(1) > int64(max) {
+		return runner.Failure(m.ID, fmt.Sprintf("this run has used all %d runtime helper calls it may make", max))
+	}
 	v, err := s.a.helper(ctx, m.Method, m.Params, s.mods)
 	if err == nil {
 		var b []byte

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/runner"
@@ -191,6 +192,8 @@ type runState struct {
 	mods     map[string]*loaded // by alias
 	budget   *budget
 	progress func(calls int) // may be nil
+
+	helperCalls atomic.Int64
 
 	writeMu sync.Mutex
 	calls   sync.WaitGroup

@@ -197,3 +197,23 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+func TestRuntimeHelperCallsHaveABudget(t *testing.T) {
+	needEngine(t)
+	a := newAgg(t, func(c *Config) { c.Limits.MaxHelperCalls = 3 })
+	res := run(t, a, `
+from mcp import runtime
+ok = refused = 0
+for _ in range(5):
+    try:
+        runtime.list_servers_sync()
+        ok += 1
+    except ToolError:
+        refused += 1
+print(ok, refused)
+`)
+	mustSucceed(t, res)
+	if res.Stdout != "3 2\n" {
+		t.Fatalf("helper budget: %q, want 3 allowed and 2 refused", res.Stdout)
+	}
+}
