@@ -72,7 +72,7 @@ func DefaultLimits() Limits {
 		TmpfsBytes:     spec.TmpfsBytes,
 		Warm:           2,
 
-		ServerConcurrency: 16,
+		ServerConcurrency: 50,
 		ConcurrentRuns:    8,
 	}
 }

@@ -64,7 +64,7 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 	isLoaded := func(e *entry) bool { _, ok := loaded[e.alias]; return ok }
 	switch method {
 	case "discovered_servers", "list_servers":
-		var out []map[string]any
+		out := []map[string]any{}
 		for _, e := range a.entries {
 			if e.srv.Disabled {
 				continue
@@ -169,7 +169,7 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 		return nil, err
 	}
 	var namer stubs.Namer
-	var out []ToolDoc
+	out := []ToolDoc{}
 	names := make([]string, 0, len(tools))
 	byName := map[string]RawTool{}
 	for _, t := range tools {
@@ -294,7 +294,7 @@ func (a *Aggregator) Tools(ctx context.Context, names []string) ([]ToolDoc, erro
 			return nil, err
 		}
 	}
-	var out []ToolDoc
+	out := []ToolDoc{}
 	for _, e := range entries {
 		docs, err := a.docs(ctx, e, "", "full")
 		if err != nil {

@@ -211,14 +211,13 @@ func (s *runState) send(v any) {
 func (s *runState) execute(parent context.Context, code string, mods []*loaded, deadline time.Duration, res *Result) {
 	limits := s.a.cfg.Limits
 	out := newOutput(limits.MaxOutputBytes, limits.StopOutput)
-	outDone := make(chan struct{})
-	go func() {
-		defer close(outDone)
-		_, _ = io.Copy(out, s.box.Output)
-	}()
+	// The container's stderr carries only the runner's own failures.
+	diag := &tailBuffer{max: 2 << 10}
+	go func() { _, _ = io.Copy(diag, s.box.Output) }()
 	msgs := make(chan runner.Message)
 	readErr := make(chan error, 1)
 	loopDone := make(chan struct{})
+	endLoop := sync.OnceFunc(func() { close(loopDone) })
 	go func() {
 		// Once the loop below is over, the rest of the stream is drained
 		// unread, so the engine's stream never stalls on it.
@@ -252,6 +251,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	stop := func(format string, args ...any) {
 		res.Stopped = true
 		res.fail(format, args...)
+		// The reader must drain the stream while the engine kills the
+		// container: a stalled attach stream can stall the kill.
+		endLoop()
 		if err := s.box.Kill(context.WithoutCancel(s.ctx)); err != nil {
 			s.a.log.Warn("kill sandbox", "err", err)
 		}
@@ -261,6 +263,8 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 		select {
 		case m := <-msgs:
 			switch m.Type {
+			case runner.TypeOutput:
+				_, _ = out.Write([]byte(m.Data))
 			case runner.TypeDone:
 				if m.Error != nil {
 					res.fail("%s", *m.Error)
@@ -284,6 +288,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 				continue // the select below reports it
 			default:
 				stop("the sandbox ended without a result%s", s.exitHint())
+				if d := strings.TrimSpace(diag.String()); d != "" {
+					s.a.log.Warn("sandbox ended without a result", "stderr", d)
+				}
 			}
 			finished = true
 		case <-out.stop:
@@ -298,18 +305,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 			finished = true
 		}
 	}
-	close(loopDone)
-	// After the program's end the container exits and its output closes.
-	select {
-	case <-outDone:
-	case <-time.After(2 * time.Second):
-		_ = s.box.Kill(context.WithoutCancel(s.ctx))
-		select {
-		case <-outDone:
-		case <-time.After(5 * time.Second):
-			s.a.log.Warn("sandbox output did not end after kill", "container", s.box.ID)
-		}
-	}
+	endLoop()
+	// All the output came before "done": the answer need not wait for the
+	// container to exit (it is killed and removed in the background).
 	res.Stdout, res.Truncated = out.result()
 }
 

@@ -12,15 +12,16 @@ import (
 // The protocol between host and runner is one JSON object per line.
 //
 // Host to runner (container stdin): one Start, then one Reply per Call or RPC.
-// Runner to host (container stdout): Calls, RPCs and finally one Done. The
-// program's printed output travels separately, on the container's stderr, and
-// is never parsed.
+// Runner to host (container stdout): Calls, RPCs and Outputs (what the program
+// printed, as data), and finally one Done, after all the output. The
+// container's stderr carries only the runner's own failures.
 
 // Message types sent by the runner.
 const (
-	TypeCall = "call" // a call of a wrapped tool
-	TypeRPC  = "rpc"  // a call of a runtime helper (search, docs, ...)
-	TypeDone = "done" // the program ended
+	TypeCall   = "call"   // a call of a wrapped tool
+	TypeRPC    = "rpc"    // a call of a runtime helper (search, docs, ...)
+	TypeDone   = "done"   // the program ended
+	TypeOutput = "output" // printed output
 )
 
 // MaxLine is the longest line the host accepts from the runner. Arguments are
@@ -41,6 +42,7 @@ type Message struct {
 	Method string          // rpc: the helper's name
 	Params json.RawMessage // rpc: a JSON object
 	Error  *string         // done: nil when the program succeeded, else its traceback
+	Data   string          // output: the text printed
 }
 
 // wireMessage is the JSON form; pointers tell absent fields from empty ones.
@@ -53,6 +55,7 @@ type wireMessage struct {
 	Method *string         `json:"method"`
 	Params json.RawMessage `json:"params"`
 	Error  *string         `json:"error"`
+	Data   *string         `json:"data"`
 }
 
 func violation(format string, args ...any) error {
@@ -80,13 +83,19 @@ func ParseMessage(line []byte) (Message, error) {
 	}
 	m := Message{Type: *w.Type}
 	switch m.Type {
+	case TypeOutput:
+		if w.Data == nil || w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Error != nil {
+			return Message{}, violation("output carries only data")
+		}
+		m.Data = *w.Data
+		return m, nil
 	case TypeCall:
-		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil {
+		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Data != nil {
 			return Message{}, violation("call needs exactly id, server, tool and args")
 		}
 		m.ID, m.Server, m.Tool, m.Args = *w.ID, *w.Server, *w.Tool, w.Args
 	case TypeRPC:
-		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil {
+		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil || w.Data != nil {
 			return Message{}, violation("rpc needs exactly id, method and params")
 		}
 		if !isObject(w.Params) {
@@ -94,7 +103,7 @@ func ParseMessage(line []byte) (Message, error) {
 		}
 		m.ID, m.Method, m.Params = *w.ID, *w.Method, w.Params
 	case TypeDone:
-		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil {
+		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Data != nil {
 			return Message{}, violation("done carries only error")
 		}
 		m.Error = w.Error

@@ -19,6 +19,11 @@ func TestParseMessage(t *testing.T) {
 		{"rpc", `{"type":"rpc","id":3,"method":"list_servers","params":{}}`, true, Message{Type: TypeRPC, ID: 3, Method: "list_servers"}},
 		{"done ok", `{"type":"done","error":null}`, true, Message{Type: TypeDone}},
 		{"done error", `{"type":"done","error":"boom"}`, true, Message{Type: TypeDone}},
+		{"output", `{"type":"output","data":"hi\n"}`, true, Message{Type: TypeOutput}},
+		{"output without data", `{"type":"output"}`, false, Message{}},
+		{"output with id", `{"type":"output","id":1,"data":"x"}`, false, Message{}},
+		{"output data not string", `{"type":"output","data":5}`, false, Message{}},
+		{"done with data", `{"type":"done","error":null,"data":"x"}`, false, Message{}},
 		{"empty", ``, false, Message{}},
 		{"garbage", `hello world`, false, Message{}},
 		{"array", `[1,2]`, false, Message{}},
@@ -82,6 +87,7 @@ func FuzzParseMessage(f *testing.F) {
 		`{"type":"rpc","id":3,"method":"list_servers","params":{}}`,
 		`{"type":"done","error":null}`,
 		`{"type":"done","error":"x"}`,
+		`{"type":"output","data":"x"}`,
 		`[]`, `{}`, `null`, "\x00",
 	} {
 		f.Add([]byte(s))
@@ -103,7 +109,7 @@ func FuzzParseMessage(f *testing.F) {
 			if m.ID <= 0 || !isObject(m.Params) {
 				t.Fatalf("accepted bad rpc %+v", m)
 			}
-		case TypeDone:
+		case TypeDone, TypeOutput:
 		default:
 			t.Fatalf("accepted unknown type %q", m.Type)
 		}

@@ -6,11 +6,12 @@ It runs as the container's only program, in two processes:
   stdout: the protocol with the host, one JSON object per line. It reads one
   "start" message, then forks.
 * The worker (the forked child) runs the model's code. Its descriptors 0, 1
-  and 2 never reach the protocol: 0 is /dev/null, 1 and 2 are the container's
-  stderr, which the host reads as plain output only. The worker talks to the
-  supervisor over two private socket pairs (async and sync calls); the
+  and 2 never reach the protocol: 0 is /dev/null, 1 and 2 are a pipe whose
+  bytes the supervisor wraps, as data, in "output" messages. The worker talks
+  to the supervisor over two private socket pairs (async and sync calls); the
   supervisor checks every line it gets from them and re-encodes it before it
   goes to the host, and cannot be traced or read through /proc by the worker.
+  Everything the program printed reaches the host before "done".
 
 The host treats everything from here as untrusted too.
 """
@@ -18,6 +19,7 @@ The host treats everything from here as untrusted too.
 import ast
 import asyncio
 import builtins
+import codecs
 import json
 import os
 import select
@@ -31,6 +33,9 @@ import types
 # escaping can grow them) and from the worker (arguments are <= 16 KiB).
 MAX_HOST_LINE = 4 << 20
 MAX_WORKER_LINE = 256 << 10
+# Output is relayed in chunks small enough that their JSON (escaping can
+# grow a byte to six) stays far below the host's line limit.
+OUTPUT_CHUNK = 16 << 10
 # How much of a traceback reaches the host.
 MAX_TRACEBACK_LINES = 12
 MAX_TRACEBACK_CHARS = 2000
@@ -135,8 +140,30 @@ def check_worker_message(msg):
     return {"type": "rpc", "id": cid, "method": method, "params": params}
 
 
-def supervise(pid, proto_in, host_buf, proto_out, channels):
+def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
     """Relays between the worker's channels and the host until the worker ends."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    os.set_blocking(out_r, False)
+    out_open = True
+
+    def from_output():
+        """Relays what the program printed; False once the pipe has no more."""
+        nonlocal out_open
+        try:
+            chunk = os.read(out_r, OUTPUT_CHUNK)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            out_open = False
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                send(proto_out, {"type": "output", "data": tail})
+            return False
+        text = decoder.decode(chunk)
+        if text:
+            send(proto_out, {"type": "output", "data": text})
+        return True
+
     worker_bufs = {ch.fileno(): (ch, LineBuffer(ch.fileno(), MAX_WORKER_LINE)) for ch in channels}
     routes = {}  # host id -> (channel, worker id)
     next_id = 0
@@ -195,15 +222,21 @@ def supervise(pid, proto_in, host_buf, proto_out, channels):
 
     exited = False
     while not exited:
-        readable, _, _ = select.select([proto_in, pidfd] + list(worker_bufs), [], [])
+        fds = [proto_in, pidfd] + list(worker_bufs) + ([out_r] if out_open else [])
+        readable, _, _ = select.select(fds, [], [])
         for fd in readable:
             if fd == proto_in:
                 from_host()
             elif fd == pidfd:
                 exited = True
+            elif fd == out_r:
+                from_output()
             elif fd in worker_bufs:
                 from_worker(fd)
-    # Take what the worker wrote before it ended.
+    # Take what the worker wrote before it ended (a process it started may
+    # still hold the pipe and sockets: take what is there, do not wait).
+    while out_open and from_output():
+        pass
     while worker_bufs:
         readable, _, _ = select.select(list(worker_bufs), [], [], 0)
         if not readable:
@@ -236,10 +269,15 @@ def main():
     start, host_buf = read_start(proto_in)
     call_sv, call_wk = socket.socketpair()
     sync_sv, sync_wk = socket.socketpair()
+    out_r, out_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(proto_in)
         os.close(proto_out)
+        os.close(out_r)
+        os.dup2(out_w, 1)
+        os.dup2(out_w, 2)
+        os.close(out_w)
         call_sv.close()
         sync_sv.close()
         status = 1
@@ -247,9 +285,10 @@ def main():
             status = worker(start, call_wk, sync_wk)
         finally:
             os._exit(status)
+    os.close(out_w)
     call_wk.close()
     sync_wk.close()
-    supervise(pid, proto_in, host_buf, proto_out, [call_sv, sync_sv])
+    supervise(pid, proto_in, host_buf, proto_out, [call_sv, sync_sv], out_r)
 
 
 # -------------------------------------------------------------------- worker

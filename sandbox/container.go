@@ -72,6 +72,7 @@ type Container struct {
 	outR     *io.PipeReader
 	once     sync.Once
 	closeErr error
+	onClose  func() // set by a Pool: refill once this one is gone
 }
 
 // hostConfig is the isolation every sandbox gets.
@@ -95,6 +96,11 @@ func (s Spec) hostConfig() *container.HostConfig {
 			Ulimits: []*container.Ulimit{
 				{Name: "nofile", Soft: s.OpenFiles, Hard: s.OpenFiles},
 				{Name: "core", Soft: 0, Hard: 0},
+				// Set explicitly: rootful Podman otherwise raises it to 1048576,
+				// which needs a capability it may not have. It counts every
+				// process of user 65534 on the host, so it stays far above
+				// the per-container pids limit.
+				{Name: "nproc", Soft: 4096, Hard: 4096},
 			},
 		},
 	}
@@ -208,6 +214,9 @@ func (c *Container) Close() error {
 		case <-time.After(5 * time.Second):
 		}
 		c.closeErr = c.remove()
+		if c.onClose != nil {
+			c.onClose()
+		}
 	})
 	return c.closeErr
 }
@@ -216,11 +225,21 @@ func (c *Container) remove() error {
 	// Removal must happen even when the run's context is already over.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := c.engine.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
-	if err != nil && !cerrdefs.IsNotFound(err) {
-		return fmt.Errorf("remove sandbox %.12s: %w", c.ID, err)
+	var err error
+	// Podman refuses a forced remove between a container's exit and its
+	// cleanup ("container state improper"); that passes within moments.
+	for attempt := 0; attempt < 20; attempt++ {
+		_, err = c.engine.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
+		if err == nil || cerrdefs.IsNotFound(err) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("remove sandbox %.12s: %w", c.ID, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return nil
+	return fmt.Errorf("remove sandbox %.12s: %w", c.ID, err)
 }
 
 // Sweep removes sandbox containers left behind by processes that are gone:

@@ -23,6 +23,7 @@ type Pool struct {
 	mu       sync.Mutex
 	ready    []*warm
 	starting int
+	pending  int // handed out and not yet closed: their replacements wait
 	failures int // consecutive failed starts, for backoff
 	closed   bool
 	image    imageCache
@@ -87,23 +88,35 @@ func (w *warm) container() *Container {
 }
 
 // take pops the first warm container that is alive and of the current
-// image (nil if none), discarding the others, and refills.
+// image (nil if none), discarding the others. The replacement is started
+// once the taken container is closed, so that it does not compete with the
+// run for the CPU; with none ready, refilling starts at once.
 func (p *Pool) take(current string) (*warm, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return nil, fmt.Errorf("sandbox pool: closed")
 	}
-	defer p.refillLocked()
 	for len(p.ready) > 0 {
 		w := p.ready[0]
 		p.ready = p.ready[1:]
 		if w.alive() && (current == "" || w.imageID == current) {
+			p.pending++
+			w.c.onClose = p.refillAfterUse
 			return w, nil
 		}
 		p.discardLocked(w) // the engine restarted, or the image was rebuilt
 	}
+	p.refillLocked()
 	return nil, nil
+}
+
+// refillAfterUse runs when a handed-out container is closed.
+func (p *Pool) refillAfterUse() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pending--
+	p.refillLocked()
 }
 
 // Ready reports how many warm containers wait.
@@ -137,7 +150,7 @@ func (p *Pool) discardLocked(w *warm) {
 // full. After failures it waits before trying again, so a stopped engine is
 // not hammered.
 func (p *Pool) refillLocked() {
-	for !p.closed && len(p.ready)+p.starting < p.size {
+	for !p.closed && len(p.ready)+p.starting+p.pending < p.size {
 		p.starting++
 		delay := time.Duration(0)
 		if p.failures > 0 {

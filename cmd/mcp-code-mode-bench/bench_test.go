@@ -146,14 +146,15 @@ func TestCycling(t *testing.T) {
 
 func TestToolsListSizeIsCompact(t *testing.T) {
 	var c catalog
-	if err := json.Unmarshal([]byte(`{"server":"s","tools":[ {"name": "a",  "inputSchema": {"type": "object"}} ]}`), &c); err != nil {
+	if err := json.Unmarshal([]byte(`{"server":"s","tools":[ {"name": "a",  "description": "\u003cb>é</b>", "n": 1.50}, {"name": "b"} ]}`), &c); err != nil {
 		t.Fatal(err)
 	}
 	n, err := toolsListSize(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(`{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}`); n != want {
+	// Characters, not bytes; no HTML escaping.
+	if want := len([]rune(`{"tools":[{"name":"a","description":"<b>é</b>","n":1.50},{"name":"b"}]}`)); n != want {
 		t.Fatalf("size %d, want %d", n, want)
 	}
 }
@@ -299,7 +300,7 @@ func TestReportRendersTargets(t *testing.T) {
 		"374 ms in the program, run 444 ms | ≤ 300 ms | **not met** |",
 		"≈ 807 tokens (description ≈ 560) vs ≈ 520074 tokens of their 1406 tools | < 2000 tokens | met |",
 		"| 5. serve VmRSS idle (after start and one run) | 17.8 MB | ≤ 40 MB | met |",
-		"7 waves × 50 ms = 350 ms",
+		"4 waves × 50 ms = 200 ms",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -340,5 +341,16 @@ func TestCleanEnvDropsOwnSettings(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d MCP_CODE_MODE_ variables", n)
+	}
+}
+
+func TestShellJoin(t *testing.T) {
+	got := shellJoin([]string{"docker", "run", "--tmpfs", "/tmp:rw,size=16m", "-c", "print(1)", "it's", ""})
+	want := `docker run --tmpfs /tmp:rw,size=16m -c 'print(1)' 'it'\''s' ''`
+	if got != want {
+		t.Fatalf("shellJoin = %s, want %s", got, want)
+	}
+	if medianP95(summary{}) != "none" || !strings.Contains(medianP95(summarize(msd(1, 2, 3))), "median 2.0 ms") {
+		t.Fatal("medianP95")
 	}
 }

@@ -161,6 +161,14 @@ func (r *report) targets(b *bench) {
 	r.detailContext()
 }
 
+// medianP95 describes a sample in a few words.
+func medianP95(s summary) string {
+	if s.N == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("median %s, p95 %s", ms(s.Median), ms(s.P95))
+}
+
 func (r *report) latencyLine(name string, ds, server []time.Duration) {
 	s := summarize(ds)
 	if s.N == 0 {
@@ -216,10 +224,10 @@ func (r *report) detailLatency(b *bench, lim aggregator.Limits) {
 		r.para("The pool from the engine's side (`create`/`start`/`die` events of serve's containers):")
 		r.para("")
 		if pw.Runs > 0 {
-			r.para("- (b): %d of %d runs matched to their container; %d found it started before the run began (warm: median %s, p95 %s), "+
-				"%d waited for a start (median %s). Engine create→start of every container of that serve: median %s, p95 %s (n=%d).",
-				pw.Matched, pw.Runs, pw.Warm, ms(pw.WarmRuns.Median), ms(pw.WarmRuns.P95),
-				pw.Matched-pw.Warm, ms(pw.ColdRuns.Median), ms(pw.CreateToStart.Median), ms(pw.CreateToStart.P95), pw.CreateToStart.N)
+			r.para("- (b): %d of %d runs matched to their container; %d found it started before the run began (%s), "+
+				"%d waited for a start (%s). Engine create→start of every container of that serve: median %s, p95 %s (n=%d).",
+				pw.Matched, pw.Runs, pw.Warm, medianP95(pw.WarmRuns), pw.Matched-pw.Warm, medianP95(pw.ColdRuns),
+				ms(pw.CreateToStart.Median), ms(pw.CreateToStart.P95), pw.CreateToStart.N)
 		}
 		if pc.Runs > 0 {
 			r.para("- (d): %d of %d runs matched, %d warm (expected 0). Engine create→start: median %s, p95 %s; container exit → answer: median %s.",

@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // summary describes a sample of durations.
@@ -195,14 +197,33 @@ type catalog struct {
 	Tools  []json.RawMessage `json:"tools"`
 }
 
-// toolsListSize is the size of the compact JSON of a tools/list result
-// ({"tools":[...]}) holding c's tools exactly as captured.
+// toolsListSize is the length in characters of the compact JSON of a
+// tools/list result ({"tools":[...]}) holding c's tools as captured.
 func toolsListSize(c catalog) (int, error) {
-	b, err := json.Marshal(map[string]any{"tools": c.Tools}) // RawMessage is compacted
+	raw, err := json.Marshal(map[string]any{"tools": c.Tools})
 	if err != nil {
 		return 0, err
 	}
-	return len(b), nil
+	return jsonChars(raw)
+}
+
+// jsonChars is the length in characters of raw as compact JSON, with
+// '<', '>' and '&' written as themselves (Go escapes them by default; a
+// client shows a model the decoded text).
+func jsonChars(raw []byte) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return 0, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return 0, err
+	}
+	return utf8.RuneCount(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 // callTimes is what the per-call program prints: its start on the
@@ -489,4 +510,17 @@ func statCPU(stat string) (time.Duration, error) {
 		return 0, fmt.Errorf("malformed stat %.80q", stat)
 	}
 	return time.Duration(u+s) * clockTick, nil
+}
+
+// shellJoin quotes args for a POSIX shell, for display.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+") == "" {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
 }

@@ -292,11 +292,6 @@ func TestConfigDeadlineUnits(t *testing.T) {
 	})
 }
 
-func firstLineOf(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
-}
-
 func TestRunUsageErrors(t *testing.T) {
 	f := newFixture(t, "")
 	cases := []struct {

@@ -404,6 +404,16 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	for _, p := range problems {
 		report(false, "client config", p.String(), "fix the file, or turn that client off with [discovery] skip")
 	}
+	// A real run: an engine can answer and still be unable to run the sandbox.
+	if res := agg.Run(ctx, aggregator.Request{Code: "print('ok')", Timeout: 30 * time.Second}); res.Error != nil || res.Stdout != "ok\n" {
+		detail := res.Stdout
+		if res.Error != nil {
+			detail = *res.Error
+		}
+		report(false, "sandbox run", firstLineOf(detail), "see the message; `mcp-code-mode build-image` rebuilds the image")
+	} else {
+		report(true, "sandbox run", fmt.Sprintf("print('ok') took %d ms", res.DurationMS), "")
+	}
 	defer eng.Close()
 	defer agg.Close()
 	list := agg.Servers()
@@ -426,6 +436,11 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return exitError{1}
 	}
 	return nil
+}
+
+func firstLineOf(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return first
 }
 
 func cmdVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
