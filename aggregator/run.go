@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -184,6 +185,8 @@ func (m *loaded) module() runner.Module {
 	return mod
 }
 
+var debugTiming = os.Getenv("MCM_DEBUG_TIMING") != ""
+
 // runState is one run in progress.
 type runState struct {
 	a        *Aggregator
@@ -242,6 +245,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 		modules = append(modules, m.module())
 	}
 	s.send(runner.NewStart(code, modules))
+	if debugTiming {
+		defer func(t0 time.Time) { s.a.log.Error("timing", "start_to_end", time.Since(t0)) }(time.Now())
+	}
 
 	callCtx, cancelCalls := context.WithCancel(s.ctx)
 	defer func() {

@@ -105,10 +105,11 @@ def set_not_dumpable():
 
 
 def read_start(fd):
+    """Waits for the host's first line (the program), returned as bytes."""
     buf = LineBuffer(fd, MAX_HOST_LINE)
     while True:
         for line in buf.lines():
-            return json.loads(line), buf
+            return line, buf
         if buf.eof:
             raise SystemExit(0)  # host went away before sending a program
         r, _, _ = select.select([fd], [], [])
@@ -221,7 +222,7 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
             os._exit(0)
 
     exited = False
-    while not exited:
+    while not exited and done is None:
         fds = [proto_in, pidfd] + list(worker_bufs) + ([out_r] if out_open else [])
         readable, _, _ = select.select(fds, [], [])
         for fd in readable:
@@ -244,8 +245,8 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
         for fd in readable:
             from_worker(fd)
 
-    _, status = os.waitpid(pid, 0)
     if done is None:
+        _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             hint = " (out of memory?)" if sig == signal.SIGKILL else ""
@@ -266,15 +267,18 @@ def main():
     os.close(devnull)
     set_not_dumpable()
 
-    start, host_buf = read_start(proto_in)
+    # The worker is forked, and gets its event loop ready, before the program
+    # arrives: a run then starts at once.
     call_sv, call_wk = socket.socketpair()
     sync_sv, sync_wk = socket.socketpair()
     out_r, out_w = os.pipe()
+    start_r, start_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(proto_in)
         os.close(proto_out)
         os.close(out_r)
+        os.close(start_w)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
         os.close(out_w)
@@ -282,12 +286,20 @@ def main():
         sync_sv.close()
         status = 1
         try:
-            status = worker(start, call_wk, sync_wk)
+            status = worker(start_r, call_wk, sync_wk)
         finally:
             os._exit(status)
     os.close(out_w)
+    os.close(start_r)
     call_wk.close()
     sync_wk.close()
+    try:
+        start, host_buf = read_start(proto_in)
+    except SystemExit:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    write_all(start_w, start + b"\n")
+    os.close(start_w)
     supervise(pid, proto_in, host_buf, proto_out, [call_sv, sync_sv], out_r)
 
 
@@ -356,10 +368,6 @@ class Channel:
             if len(buf) > MAX_HOST_LINE:
                 raise ToolError("reply too long")
         return unwrap(json.loads(bytes(buf[: buf.index(b"\n")])))
-
-    async def close(self):
-        if self.reader_task is not None:
-            self.reader_task.cancel()
 
 
 def unwrap(reply):
@@ -456,11 +464,38 @@ def short_traceback(exc):
     return text[-MAX_TRACEBACK_CHARS:]
 
 
-def worker(start, call_sock, sync_sock):
-    channel = Channel(call_sock, sync_sock)
-    sync_sock.setblocking(True)
-    modules = start.get("modules") or []
+def read_program(fd):
+    """Reads the start message the supervisor forwards (one line, then EOF)."""
+    data = bytearray()
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    os.close(fd)
+    if not data:
+        os._exit(0)  # the run was called off before it began
+    return json.loads(bytes(data))
 
+
+def cancel_leftovers(loop):
+    """Cancels what the program left running, as asyncio.run does."""
+    tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+
+
+def worker(start_fd, call_sock, sync_sock):
+    sync_sock.setblocking(True)
+    channel = Channel(call_sock, sync_sock)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    loop.run_until_complete(channel.start())
+
+    start = read_program(start_fd)
+    modules = start.get("modules") or []
     mcp_pkg = types.ModuleType("mcp", "mcp-code-mode sandbox API.")
     mcp_pkg.__path__ = []
     mcp_pkg.ToolError = ToolError
@@ -485,17 +520,16 @@ def worker(start, call_sock, sync_sock):
         code = None
 
     async def run():
-        await channel.start()
-        try:
-            result = eval(code, env)
-            if asyncio.iscoroutine(result):
-                await result
-        finally:
-            await channel.close()
+        result = eval(code, env)
+        if asyncio.iscoroutine(result):
+            await result
 
     if code is not None:
         try:
-            asyncio.run(run())
+            try:
+                loop.run_until_complete(run())
+            finally:
+                cancel_leftovers(loop)
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 error = "SystemExit: %s" % (exc.code,)

@@ -26,8 +26,9 @@ type Pool struct {
 	pending  int // handed out and not yet closed: their replacements wait
 	failures int // consecutive failed starts, for backoff
 	closed   bool
-	image    imageCache
-	wg       sync.WaitGroup // refills and removals in flight
+	imageID  string         // what spec.Image names now ("" if unknown)
+	done     chan struct{}  // closed by Close: stops the image watch
+	wg       sync.WaitGroup // refills, removals and the image watch
 }
 
 // warm is a started container waiting for a program.
@@ -47,23 +48,58 @@ func (w *warm) alive() bool {
 	}
 }
 
-// imageCache remembers which image ID a tag names, for a second.
-type imageCache struct {
-	id      string
-	checked time.Time
-}
-
 // NewPool returns a pool of size containers of spec, and starts filling it.
 // Size 0 disables warming: Start then starts a fresh container each time.
 func NewPool(e *Engine, spec Spec, size int, log *slog.Logger) *Pool {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pool{engine: e, spec: spec, size: size, log: log}
+	p := &Pool{engine: e, spec: spec, size: size, log: log, done: make(chan struct{})}
+	if size > 0 {
+		p.refreshImage()
+		p.wg.Go(p.watchImage)
+	}
 	p.mu.Lock()
 	p.refillLocked()
 	p.mu.Unlock()
 	return p
+}
+
+// imageCheckEvery is how often the pool asks which image the tag names, so
+// that a rebuilt image retires the warm containers of the old one. The
+// check is off the path of a run.
+const imageCheckEvery = time.Second
+
+func (p *Pool) watchImage() {
+	t := time.NewTicker(imageCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			p.refreshImage()
+		case <-p.done:
+			return
+		}
+	}
+}
+
+func (p *Pool) refreshImage() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	id := ""
+	if res, err := p.engine.cli.ImageInspect(ctx, p.spec.Image); err == nil {
+		id = res.ID
+	}
+	p.mu.Lock()
+	p.imageID = id
+	p.mu.Unlock()
+}
+
+// currentImage is the image ID last seen for the spec's tag.
+func (p *Pool) currentImage() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.imageID
 }
 
 // Start hands out a warm container of spec, checked to be alive and of the
@@ -73,7 +109,7 @@ func (p *Pool) Start(ctx context.Context, spec Spec) (*Container, error) {
 	if !reflect.DeepEqual(spec, p.spec) || p.size == 0 {
 		return p.engine.Start(ctx, spec)
 	}
-	w, err := p.take(p.imageID(ctx))
+	w, err := p.take(p.currentImage())
 	if err != nil || w != nil {
 		return w.container(), err
 	}
@@ -129,6 +165,9 @@ func (p *Pool) Ready() int {
 // Close removes the warm containers and waits for refills to end.
 func (p *Pool) Close() {
 	p.mu.Lock()
+	if !p.closed {
+		close(p.done)
+	}
 	p.closed = true
 	for _, w := range p.ready {
 		p.discardLocked(w)
@@ -166,7 +205,7 @@ func (p *Pool) warmOne(delay time.Duration) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	id := p.imageID(ctx)
+	id := p.currentImage()
 	spec := p.spec
 	if id != "" {
 		spec.Image = id // the container is of exactly the image checked
@@ -189,24 +228,4 @@ func (p *Pool) warmOne(delay time.Duration) {
 		return
 	}
 	p.ready = append(p.ready, &warm{c: c, imageID: id})
-}
-
-// imageID is the ID of the image the spec's tag names now ("" if unknown).
-func (p *Pool) imageID(ctx context.Context) string {
-	p.mu.Lock()
-	if time.Since(p.image.checked) < time.Second {
-		id := p.image.id
-		p.mu.Unlock()
-		return id
-	}
-	p.mu.Unlock()
-	res, err := p.engine.cli.ImageInspect(ctx, p.spec.Image)
-	id := ""
-	if err == nil {
-		id = res.ID
-	}
-	p.mu.Lock()
-	p.image = imageCache{id: id, checked: time.Now()}
-	p.mu.Unlock()
-	return id
 }

@@ -138,7 +138,7 @@ func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
 	if fresh.ID == old.ID {
 		t.Fatal("the rebuild did not change the image")
 	}
-	time.Sleep(1100 * time.Millisecond) // past the pool's image cache
+	time.Sleep(2*imageCheckEvery + 100*time.Millisecond) // past the pool's next image check
 	c, err := p.Start(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
