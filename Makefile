@@ -10,7 +10,7 @@ TESTSERVER  := $(BIN)/testserver
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata test test-short lint fuzz demo bench clean
+.PHONY: all build engine image testdata test test-podman test-short lint fuzz demo bench clean
 
 all: build
 
@@ -34,6 +34,10 @@ $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/p
 
 test: image testdata
 	$(GO) test -count=1 ./...
+
+# The security and pool tests again, against Podman's Docker-compatible API.
+test-podman: build
+	@bash .ci/podman.sh
 
 # Unit tests only: no engine, no npm servers.
 test-short:

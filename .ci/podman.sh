@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the sandbox's security and pool tests against Podman's Docker-
+# compatible API: installs Debian's podman (as root) when missing, starts
+# its API service on a private socket, builds the image there, runs the
+# tests with DOCKER_HOST pointing at it, and stops the service.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v podman >/dev/null 2>&1; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "podman: not installed, and installing needs root" >&2
+    exit 1
+  fi
+  echo "podman: installing Debian's podman"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman >/dev/null
+fi
+sock=/tmp/mcp-code-mode-podman.sock
+rm -f "$sock"
+podman system service --time=0 "unix://$sock" >/tmp/mcp-code-mode-podman.log 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$sock"' EXIT
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+export DOCKER_HOST="unix://$sock"
+podman --version
+bin/mcp-code-mode build-image --if-stale | tail -1
+go test -count=1 ./aggregator -run 'TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled'
