@@ -1,0 +1,148 @@
+package aggregator
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+)
+
+// httpTestServer starts the test server over streamable HTTP and returns
+// its /mcp URL.
+func httpTestServer(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command(testServerBin, "-name", "remote", "-http", "127.0.0.1:0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			return strings.TrimSpace(sc.Text()[i:])
+		}
+	}
+	t.Fatal("the test server did not say where it listens")
+	return ""
+}
+
+// proxy puts check in front of the server at target.
+func proxy(t *testing.T, target string, check func(w http.ResponseWriter, r *http.Request) bool) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if check(w, r) {
+			rp.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + u.Path
+}
+
+func TestARemoteServerGetsItsBearerTokenFromAVariable(t *testing.T) {
+	needEngine(t)
+	var sawToken atomic.Value
+	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
+		sawToken.Store(r.Header.Get("Authorization"))
+		if r.Header.Get("Authorization") != "Bearer s3cret-token" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return false
+		}
+		return true
+	})
+	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, BearerTokenEnv: "MCM_TEST_TOKEN", Source: "test"}
+
+	t.Setenv("MCM_TEST_TOKEN", "s3cret-token")
+	dir := t.TempDir()
+	a := newAgg(t, func(c *Config) { c.CatalogDir = dir }, srv)
+	res := run(t, a, `
+print(await mcp_remote.add(a=2, b=3))
+try:
+    await mcp_remote.add(a="2", b=3)
+except ToolError as e:
+    print("refused:", e)
+`, "remote")
+	mustSucceed(t, res)
+	if !strings.HasPrefix(res.Stdout, "{'sum': 5}\nrefused: arguments of remote.add do not match") {
+		t.Fatalf("stdout %q", res.Stdout)
+	}
+	if sawToken.Load() != "Bearer s3cret-token" {
+		t.Fatalf("the server saw Authorization %q", sawToken.Load())
+	}
+	// The token is in no cache file.
+	if ct, ok := (discovery.Catalog{Dir: dir}).Load(srv); !ok || strings.Contains(string(mustJSON(t, ct)), "s3cret") {
+		t.Fatalf("catalog: ok=%v, or it holds the token", ok)
+	}
+
+	// Wrong token: the server asks for authorization; the error names the
+	// server and says what to configure.
+	t.Setenv("MCM_TEST_TOKEN", "wrong")
+	b := newAgg(t, nil, srv)
+	res = b.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
+	if res.Error == nil || !strings.Contains(*res.Error, `start server "remote"`) || !strings.Contains(*res.Error, "authorization") || !strings.Contains(*res.Error, "bearer_token_env_var") {
+		t.Fatalf("401: %s", deref(res.Error))
+	}
+	// Unset variable: said before any request.
+	t.Setenv("MCM_TEST_TOKEN", "")
+	c := newAgg(t, nil, srv)
+	res = c.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
+	if res.Error == nil || !strings.Contains(*res.Error, "MCM_TEST_TOKEN is not set") {
+		t.Fatalf("unset token: %s", deref(res.Error))
+	}
+}
+
+func TestADroppedHTTPSessionIsRenewed(t *testing.T) {
+	needEngine(t)
+	var dropped atomic.Bool
+	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
+		// The first tools/call after the session began: as if the server
+		// had restarted and forgotten the session.
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" && !dropped.Load() {
+			body, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(body), `"tools/call"`) {
+				dropped.Store(true)
+				http.Error(w, "session not found", http.StatusNotFound)
+				return false
+			}
+			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			r.ContentLength = int64(len(body))
+		}
+		return true
+	})
+	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, Source: "test"}
+	a := newAgg(t, nil, srv)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	res := a.Run(ctx, Request{Code: "print(await mcp_remote.add(a=40, b=2))", Servers: []string{"remote"}})
+	if res.Error != nil || res.Stdout != "{'sum': 42}\n" {
+		t.Fatalf("after a dropped session: %q %s", res.Stdout, deref(res.Error))
+	}
+	if !dropped.Load() {
+		t.Fatal("the proxy never dropped the session: the test proves nothing")
+	}
+}
