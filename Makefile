@@ -31,6 +31,9 @@ testdata: $(NPM_DIR)/node_modules/.package-lock.json
 
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund
+	# .npmrc skips install scripts; Claude Code's only links its native binary
+	# (an npm optional dependency) into place.
+	cd $(NPM_DIR) && node node_modules/@anthropic-ai/claude-code/install.cjs
 
 test: image testdata
 	$(GO) test -count=1 ./...

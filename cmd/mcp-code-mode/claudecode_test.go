@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Claude Code, a real client, adds mcp-code-mode as its README says (stdio
+// and HTTP) and its health check connects to both.
+func TestClaudeCodeConnects(t *testing.T) {
+	claude := pinnedNpmBin(t, "claude")
+	f := newFixture(t, "")
+	_, url := f.httpServe(t, nil, "serve", "--no-discovery", "--config", f.config, "--http", "127.0.0.1:PORT")
+	env := append(append([]string{}, f.env...), "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	steps := [][]string{
+		{"mcp", "add", "code-mode", "--", binPath, "serve", "--no-discovery", "--config", f.config},
+		{"mcp", "add", "--transport", "http", "code-mode-http", url},
+	}
+	for _, args := range steps {
+		if out, errOut, code := nodeRun(t, time.Minute, env, f.dir, claude, args...); code != 0 {
+			t.Fatalf("claude %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	out, errOut, code := nodeRun(t, 2*time.Minute, env, f.dir, claude, "mcp", "list")
+	t.Logf("claude mcp list:\n%s%s", out, errOut)
+	if code != 0 {
+		t.Fatalf("claude mcp list: exit %d", code)
+	}
+	for _, name := range []string{"code-mode:", "code-mode-http:"} {
+		line := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, name) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "Connected") {
+			t.Errorf("Claude Code did not connect to %s %q", strings.TrimSuffix(name, ":"), line)
+		}
+	}
+}
