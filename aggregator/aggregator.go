@@ -45,6 +45,9 @@ type entry struct {
 	srv   discovery.Server
 	alias string
 	up    *upstream
+
+	mu   sync.Mutex
+	view *toolView // what runs see of the tools; rebuilt when they change
 }
 
 // New returns an aggregator over servers. engine may be nil for commands

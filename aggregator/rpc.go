@@ -154,7 +154,7 @@ func (a *Aggregator) tools(ctx context.Context, e *entry) ([]RawTool, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-a.startSem }()
-	_, tools, err := e.up.acquire(ctx)
+	_, tools, _, err := e.up.acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", refuse("server %q could not be started", e.srv.Name), err)
 	}

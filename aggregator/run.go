@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -54,7 +53,16 @@ func (r *Result) fail(format string, args ...any) {
 // loaded is one server as loaded for a run.
 type loaded struct {
 	*entry
-	tools map[string]*checkedTool // allowed tools by MCP name
+	*toolView
+}
+
+// toolView is what runs see of one tool list: the allowed tools, checked,
+// and the module the runner builds. It is built once per tool list and
+// shared by the runs (nothing in it changes).
+type toolView struct {
+	gen    uint64                  // the tool list's generation
+	tools  map[string]*checkedTool // allowed tools by MCP name
+	module runner.Module
 }
 
 // Run runs one program and reports what happened. Failures of every kind
@@ -111,12 +119,12 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Limits.Spec(a.cfg.Image)) })
 	for i, e := range entries {
 		wg.Go(func() {
-			_, tools, err := e.up.acquire(runCtx)
+			_, tools, gen, err := e.up.acquire(runCtx)
 			if err != nil {
 				startErrs[i] = err
 				return
 			}
-			mods[i] = a.load(e, tools)
+			mods[i] = &loaded{entry: e, toolView: a.view(e, tools, gen)}
 		})
 	}
 	wg.Wait()
@@ -137,7 +145,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		}()
 	}
 	if err := errors.Join(startErrs...); err != nil {
-		res.fail("%s", firstLine(err.Error(), 600))
+		res.fail("%s", truncateRunes(strings.TrimSpace(err.Error()), 600))
 		return res
 	}
 	if boxErr != nil {
@@ -153,23 +161,24 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	return res
 }
 
-// load builds the run's view of one server: its allowed tools, checked.
-func (a *Aggregator) load(e *entry, tools []RawTool) *loaded {
-	m := &loaded{entry: e, tools: map[string]*checkedTool{}}
+// view returns what runs see of a server with this tool list (of generation
+// gen), building it the first time.
+func (a *Aggregator) view(e *entry, tools []RawTool, gen uint64) *toolView {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.view != nil && e.view.gen == gen {
+		return e.view
+	}
+	v := &toolView{gen: gen, tools: map[string]*checkedTool{}}
 	for _, t := range tools {
 		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
-			m.tools[t.Name] = newCheckedTool(e.srv.Name, t)
+			v.tools[t.Name] = newCheckedTool(e.srv.Name, t)
 		}
 	}
-	return m
-}
-
-// module is the runner's description of a loaded server.
-func (m *loaded) module() runner.Module {
-	mod := runner.Module{Alias: m.alias, Module: stubs.Module(m.alias), Server: m.srv.Name, Description: m.srv.Description}
+	v.module = runner.Module{Alias: e.alias, Module: stubs.Module(e.alias), Server: e.srv.Name, Description: e.srv.Description}
 	var namer stubs.Namer
-	for _, name := range slices.Sorted(maps.Keys(m.tools)) {
-		t := m.tools[name]
+	for _, name := range slices.Sorted(maps.Keys(v.tools)) {
+		t := v.tools[name]
 		py := namer.Name(name)
 		st, err := stubs.FromSchema(name, py, t.Description, t.InputSchema)
 		rt := runner.Tool{Name: name, Py: py}
@@ -180,12 +189,11 @@ func (m *loaded) module() runner.Module {
 				rt.Params = append(rt.Params, runner.Param{Name: p.Name, Py: p.Py, DropNone: !p.Required && !nullable})
 			}
 		}
-		mod.Tools = append(mod.Tools, rt)
+		v.module.Tools = append(v.module.Tools, rt)
 	}
-	return mod
+	e.view = v
+	return v
 }
-
-var debugTiming = os.Getenv("MCM_DEBUG_TIMING") != ""
 
 // runState is one run in progress.
 type runState struct {
@@ -242,12 +250,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 
 	modules := make([]runner.Module, 0, len(mods))
 	for _, m := range mods {
-		modules = append(modules, m.module())
+		modules = append(modules, m.module)
 	}
 	s.send(runner.NewStart(code, modules))
-	if debugTiming {
-		defer func(t0 time.Time) { s.a.log.Error("timing", "start_to_end", time.Since(t0)) }(time.Now())
-	}
 
 	callCtx, cancelCalls := context.WithCancel(s.ctx)
 	defer func() {
@@ -373,8 +378,4 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 		return nil, callError(ctx, mod.srv.Name, m.Tool, limits, err)
 	}
 	return resultValue(mod.srv.Name, m.Tool, res, limits.MaxResultBytes)
-}
-
-func firstLine(s string, n int) string {
-	return truncateRunes(strings.TrimSpace(s), n)
 }

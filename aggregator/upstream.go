@@ -64,6 +64,7 @@ type upstream struct {
 	mu     sync.Mutex
 	sess   *session
 	tools  []RawTool // the last list seen (live or from the catalog); nil if never
+	gen    uint64    // counts changes of tools
 	active int
 	idle   *time.Timer
 	closed bool
@@ -95,12 +96,14 @@ func (u *upstream) knownTools() ([]RawTool, bool) {
 		}
 	}
 	u.tools = tools
+	u.gen++
 	return tools, true
 }
 
 // setTools records a fresh tool list and stores it in the catalog.
 func (u *upstream) setToolsLocked(tools []RawTool) {
 	u.tools = tools
+	u.gen++
 	raws := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
 		if b, err := json.Marshal(t); err == nil {
@@ -131,13 +134,14 @@ func (u *upstream) refresh(sess *session) {
 	}
 }
 
-// acquire returns a live session and the tool list, starting the server if
-// needed. The caller must call release when its run ends.
-func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, error) {
+// acquire returns a live session and the tool list with its generation,
+// starting the server if needed. The caller must call release when its run
+// ends.
+func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, uint64, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.closed {
-		return nil, nil, fmt.Errorf("server %q: shutting down", u.srv.Name)
+		return nil, nil, 0, fmt.Errorf("server %q: shutting down", u.srv.Name)
 	}
 	if u.sess != nil && u.sess.dead.Load() {
 		u.stopLocked("it failed")
@@ -145,7 +149,7 @@ func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, error) {
 	if u.sess == nil {
 		sess, tools, err := u.start(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		u.sess = sess
 		u.setToolsLocked(tools)
@@ -154,7 +158,7 @@ func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, error) {
 	if u.idle != nil {
 		u.idle.Stop()
 	}
-	return u.sess, u.tools, nil
+	return u.sess, u.tools, u.gen, nil
 }
 
 // release marks one user gone; the last one arms the idle timer.
@@ -202,11 +206,7 @@ func (u *upstream) stopLocked(why string) {
 	sess := u.sess
 	u.sess = nil
 	u.log.Debug("stopping wrapped server", "why", why)
-	u.wg.Add(1)
-	go func() {
-		defer u.wg.Done()
-		sess.stop()
-	}()
+	u.wg.Go(sess.stop)
 }
 
 // stop ends the session: a polite close, then the whole process group.
@@ -278,11 +278,7 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 	// Handlers run on the transport's read loop: the refresh must not.
 	sess.c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
-			u.wg.Add(1)
-			go func() {
-				defer u.wg.Done()
-				u.refresh(sess)
-			}()
+			u.wg.Go(func() { u.refresh(sess) })
 		}
 	})
 	u.log.Debug("wrapped server started", "tools", len(tools), "took", time.Since(began))

@@ -598,7 +598,8 @@ func (r *reader) serverMap(f *file, m *cfgValue, key string, d *dialect, off fun
 }
 
 // eachServer calls fn with every member of the object of servers m found at
-// key (and the member's own key), reporting anything else found there.
+// key that is an object (and the member's own key), reporting anything else
+// found there.
 func (r *reader) eachServer(f *file, m *cfgValue, key string, fn func(name, key string, v *cfgValue)) {
 	if m == nil || m.kind == cfgNull {
 		return
@@ -607,7 +608,14 @@ func (r *reader) eachServer(f *file, m *cfgValue, key string, fn func(name, key 
 		r.problem(f, m, key, "must be an object of servers, not %s", m.kindName())
 		return
 	}
-	m.members(func(name string, v *cfgValue) { fn(name, key+"."+name, v) })
+	m.members(func(name string, v *cfgValue) {
+		key := key + "." + name
+		if v.kind != cfgObject {
+			r.problem(f, v, key, "must be an object, not %s", v.kindName())
+			return
+		}
+		fn(name, key, v)
+	})
 }
 
 // entry reads one "mcpServers"-style entry.
@@ -954,10 +962,6 @@ var dialectOpenCode = &dialect{syntax: syntaxOpenCode}
 // "headers"; "enabled". {env:VAR} is substituted.
 func decodeOpenCode(r *reader, f *file) {
 	r.eachServer(f, f.root.get("mcp"), "mcp", func(name, key string, v *cfgValue) {
-		if v.kind != cfgObject {
-			r.problem(f, v, key, "must be an object, not %s", v.kindName())
-			return
-		}
 		e := r.fields(f, v, key)
 		raw := rawEntry{name: name, key: key, line: v.line}
 		s := &raw.srv
@@ -992,10 +996,8 @@ func decodeOpenCode(r *reader, f *file) {
 // map), url, headers.
 func decodeOpenCodeLegacy(r *reader, f *file) {
 	r.eachServer(f, f.root.get("mcpServers"), "mcpServers", func(name, key string, v *cfgValue) {
-		if v.kind == cfgObject {
-			if ev := v.get("env"); ev != nil && ev.kind == cfgArray {
-				v = withEnvMap(v, ev)
-			}
+		if ev := v.get("env"); ev != nil && ev.kind == cfgArray {
+			v = withEnvMap(v, ev)
 		}
 		if raw, ok := r.entry(f, dialectPlain, name, key, v); ok {
 			r.finish(f, dialectPlain, raw)
@@ -1034,10 +1036,6 @@ func withEnvMap(v, list *cfgValue) *cfgValue {
 // command: they are skipped without a problem.
 func decodeZed(r *reader, f *file) {
 	r.eachServer(f, f.root.get("context_servers"), "context_servers", func(name, key string, v *cfgValue) {
-		if v.kind != cfgObject {
-			r.problem(f, v, key, "must be an object, not %s", v.kindName())
-			return
-		}
 		e := r.fields(f, v, key)
 		raw := rawEntry{name: name, key: key, line: v.line}
 		s := &raw.srv
