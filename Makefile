@@ -10,7 +10,7 @@ TESTSERVER  := $(BIN)/testserver
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata test test-podman test-short lint fuzz demo bench clean
+.PHONY: all build engine image testdata testdata-vscode test test-podman test-short lint fuzz demo bench clean
 
 all: build
 
@@ -29,13 +29,17 @@ image: build engine
 # The pinned third-party MCP servers and clients the tests use.
 testdata: $(NPM_DIR)/node_modules/.package-lock.json
 
+# VS Code as a test client: code-server driven through Debian's Chromium.
+testdata-vscode:
+	@bash .ci/vscode.sh
+
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund
 	# .npmrc skips install scripts; Claude Code's only links its native binary
 	# (an npm optional dependency) into place.
 	cd $(NPM_DIR) && node node_modules/@anthropic-ai/claude-code/install.cjs
 
-test: image testdata
+test: image testdata testdata-vscode
 	$(GO) test -count=1 ./...
 
 # The security and pool tests again, against Podman's Docker-compatible API.

@@ -2,6 +2,7 @@ package aggregator
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -18,12 +19,17 @@ type HTTPOptions struct {
 	// AllowedHosts are extra Host header values accepted besides loopback
 	// names (for a server bound to another address, its public names).
 	AllowedHosts []string
+	// AllowedOrigins are browser origins ("http://127.0.0.1:8080") whose
+	// pages may call the endpoint and read its answers: requests from them
+	// get CORS headers and their preflights are answered. Pages of any other
+	// origin get no CORS headers, so a browser keeps the answers from them.
+	AllowedOrigins []string
 }
 
 // HTTPHandler serves s over streamable HTTP at /mcp. It refuses requests
 // whose Host is not this server's (DNS rebinding), whose Origin is a
 // foreign site (a browser page driving a local server), and, with a token,
-// requests without it.
+// requests without it. Only pages of opts.AllowedOrigins get CORS headers.
 func HTTPHandler(s *server.MCPServer, opts HTTPOptions) http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp"))
 	mux := http.NewServeMux()
@@ -36,6 +42,12 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 	for _, h := range opts.AllowedHosts {
 		allowed[strings.ToLower(hostOnly(h))] = true
 	}
+	origins := map[string]bool{}
+	for _, o := range opts.AllowedOrigins {
+		if n, err := NormalizeOrigin(o); err == nil {
+			origins[n] = true
+		}
+	}
 	want := []byte("Bearer " + opts.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := strings.ToLower(hostOnly(r.Host))
@@ -43,7 +55,24 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 			http.Error(w, "Forbidden: Host "+r.Host+" is not this server's", http.StatusForbidden)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" {
+		origin := r.Header.Get("Origin")
+		if n, err := NormalizeOrigin(origin); origin != "" && err == nil && origins[n] {
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Add("Vary", "Origin")
+			h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
+			// A preflight carries no credentials: it is answered before the
+			// token check, and says which requests may follow.
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+				if rh := r.Header.Get("Access-Control-Request-Headers"); rh != "" {
+					h.Set("Access-Control-Allow-Headers", rh)
+				}
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		} else if origin != "" {
 			u, err := url.Parse(origin)
 			oh := ""
 			if err == nil {
@@ -61,6 +90,21 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// NormalizeOrigin checks that origin is a browser origin (http or https,
+// a host, an optional port, nothing else) and returns it in the form
+// browsers send: lower case, without a trailing slash.
+func NormalizeOrigin(origin string) (string, error) {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return "", fmt.Errorf("origin %q: %w", origin, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("origin %q: want scheme://host[:port], as in http://127.0.0.1:8080", origin)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
 }
 
 // hostOnly strips the port from a Host header value or address.

@@ -47,3 +47,75 @@ func TestHTTPGuardRefusesForeignHostsOriginsAndMissingTokens(t *testing.T) {
 		})
 	}
 }
+
+// A browser page may read answers only when its origin was allowed by name:
+// the attack is a page on another local port (or a foreign site) calling the
+// server through a visitor's browser.
+func TestHTTPGuardAnswersCORSOnlyForAllowedOrigins(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	opts := HTTPOptions{Token: "t0k", AllowedOrigins: []string{"http://127.0.0.1:8099/", "HTTPS://Editor.Example"}}
+	tests := []struct {
+		name, method, origin, auth string
+		want                       int
+		cors                       bool
+	}{
+		{"preflight from an allowed origin", http.MethodOptions, "http://127.0.0.1:8099", "", http.StatusNoContent, true},
+		{"allowed origin, case and slash as browsers send", http.MethodOptions, "https://editor.example", "", http.StatusNoContent, true},
+		{"call from an allowed origin", http.MethodPost, "http://127.0.0.1:8099", "Bearer t0k", http.StatusTeapot, true},
+		{"allowed origin still needs the token", http.MethodPost, "http://127.0.0.1:8099", "", http.StatusUnauthorized, true},
+		{"preflight from another loopback port", http.MethodOptions, "http://127.0.0.1:3000", "", http.StatusUnauthorized, false},
+		{"call from another loopback port", http.MethodPost, "http://localhost:3000", "Bearer t0k", http.StatusTeapot, false},
+		{"preflight from a foreign site", http.MethodOptions, "https://evil.example", "", http.StatusForbidden, false},
+		{"lookalike of an allowed origin", http.MethodOptions, "https://editor.example.evil", "", http.StatusForbidden, false},
+		{"allowed host but other scheme", http.MethodOptions, "http://editor.example", "", http.StatusForbidden, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, "/mcp", strings.NewReader("{}"))
+			req.Host = "127.0.0.1:8931"
+			req.Header.Set("Origin", tt.origin)
+			if tt.method == http.MethodOptions {
+				req.Header.Set("Access-Control-Request-Method", "POST")
+				req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-protocol-version")
+			}
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			rec := httptest.NewRecorder()
+			guard(opts, ok).ServeHTTP(rec, req)
+			if rec.Code != tt.want {
+				t.Errorf("status %d, want %d (%s)", rec.Code, tt.want, rec.Body)
+			}
+			acao := rec.Header().Get("Access-Control-Allow-Origin")
+			if tt.cors && acao != tt.origin {
+				t.Errorf("Access-Control-Allow-Origin %q, want %q", acao, tt.origin)
+			}
+			if !tt.cors && acao != "" {
+				t.Errorf("Access-Control-Allow-Origin %q for an origin that was not allowed", acao)
+			}
+			if tt.cors && !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+				t.Errorf("the session header is not exposed: %q", rec.Header().Get("Access-Control-Expose-Headers"))
+			}
+			if tt.cors && tt.method == http.MethodOptions && rec.Header().Get("Access-Control-Allow-Headers") != "content-type, mcp-protocol-version" {
+				t.Errorf("Access-Control-Allow-Headers %q", rec.Header().Get("Access-Control-Allow-Headers"))
+			}
+		})
+	}
+}
+
+func TestNormalizeOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8099":   "http://127.0.0.1:8099",
+		"HTTPS://Editor.Example/": "https://editor.example",
+		"http://[::1]:80":         "http://[::1]:80",
+	} {
+		if got, err := NormalizeOrigin(in); err != nil || got != want {
+			t.Errorf("NormalizeOrigin(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "127.0.0.1:8099", "file:///tmp", "http://", "http://a/b", "http://a?x=1", "http://u@a", "null", "*"} {
+		if got, err := NormalizeOrigin(bad); err == nil {
+			t.Errorf("NormalizeOrigin(%q) = %q, want an error", bad, got)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 		return a.Search(ctx, p.Query, p.Limit, p.Detail)
 	case "capability_summary":
 		var b strings.Builder
-		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_<alias>.<tool>(...)):\n")
+		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_{alias}.{tool}(...)):\n")
 		for _, e := range a.entries {
 			if e.srv.Disabled {
 				continue

@@ -59,7 +59,7 @@ func TestDescription(t *testing.T) {
 			d := newTestAgg(t, servers).Description()
 
 			for _, s := range []string{
-				`"servers"`, "await mcp_<alias>.<tool>(", "ToolError",
+				`"servers"`, "await mcp_{alias}.{tool}(", "ToolError",
 				"from mcp import runtime", "runtime.search_tool_docs(", "runtime.query_tool_docs(",
 				"runtime.describe_server(", "runtime.discovered_servers()", "runtime.list_servers()",
 				"runtime.capability_summary()", "runtime.call_tool(",
@@ -69,6 +69,13 @@ func TestDescription(t *testing.T) {
 				if !strings.Contains(d, s) {
 					t.Errorf("description does not mention %q", s)
 				}
+			}
+			// Clients render the description as Markdown: a placeholder in
+			// angle brackets is taken for an HTML tag and vanishes (VS Code
+			// showed "await mcp_.(name=value"), and VS Code's dialog shows
+			// code spans escaped ("mcp_&lt;alias&gt;").
+			if strings.ContainsAny(d, "<>`") {
+				t.Errorf("description has Markdown-unsafe characters: %s", d)
 			}
 			if n := utf8.RuneCountInString(d); n > tt.maxChars {
 				t.Errorf("description is %d characters, want at most %d", n, tt.maxChars)

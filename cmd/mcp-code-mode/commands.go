@@ -46,6 +46,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable")
 	var allowHosts listFlag
 	c.fs.Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
+	var allowOrigins listFlag
+	c.fs.Var(&allowOrigins, "allow-origin", "with --http: a browser origin (http://host:port) whose pages may call the server: CORS (repeatable)")
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
@@ -81,6 +83,13 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return nil
 	}
+	for i, o := range allowOrigins {
+		n, err := aggregator.NormalizeOrigin(o)
+		if err != nil {
+			return fmt.Errorf("--allow-origin: %w", err)
+		}
+		allowOrigins[i] = n
+	}
 	token := ""
 	if *tokenEnv != "" {
 		token = os.Getenv(*tokenEnv)
@@ -100,7 +109,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	hs := &http.Server{
 		Addr:              *httpAddr,
-		Handler:           aggregator.HTTPHandler(mcpServer, aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts}),
+		Handler:           aggregator.HTTPHandler(mcpServer, aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.

@@ -376,6 +376,15 @@ func TestServeHTTPToken(t *testing.T) {
 			t.Errorf("exit %d stderr %q: want 1 and the variable named", r.code, r.stderr)
 		}
 	})
+	t.Run("malformed --allow-origin refused", func(t *testing.T) {
+		port := strconv.Itoa(freePort(t))
+		for _, origin := range []string{"127.0.0.1:8080", "http://127.0.0.1:8080/app", "*"} {
+			r := f.run(t, "", nil, "serve", "--config", f.config, "--http", "127.0.0.1:"+port, "--allow-origin", origin)
+			if r.code != 1 || !strings.Contains(r.stderr, "--allow-origin") || !strings.Contains(r.stderr, origin) {
+				t.Errorf("--allow-origin %q: exit %d stderr %q: want 1 and the flag and value named", origin, r.code, r.stderr)
+			}
+		}
+	})
 	t.Run("bearer token required", func(t *testing.T) {
 		needDocker(t)
 		const token = "s3cret-t0ken"
