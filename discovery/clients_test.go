@@ -197,14 +197,20 @@ func TestDiscoverGolden(t *testing.T) {
 			t.Errorf("no server from client %s", c.id)
 		}
 	}
+	// One GitHub server package, with the token written in Claude Desktop's
+	// file, and with $GITHUB_TOKEN in Cursor's and Windsurf's: two accounts,
+	// so two servers; Cursor's and Windsurf's are one.
 	gh := byName["github"]
-	if gh.Client != "claude-desktop" || len(gh.AlsoIn) != 2 ||
-		!strings.HasSuffix(gh.AlsoIn[0], ".cursor/mcp.json#mcpServers.github") ||
-		!strings.HasSuffix(gh.AlsoIn[1], "mcp_config.json#mcpServers.github") {
-		t.Errorf("github: want Claude Desktop's, also in Cursor's and Windsurf's files, got %+v", gh)
+	if gh.Client != "claude-desktop" || len(gh.AlsoIn) != 0 || gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "literal-token-in-file" {
+		t.Errorf("github: want Claude Desktop's alone, with its token, got %+v", gh)
 	}
 	if s := byName["github@cursor"]; s.Command != "docker" {
 		t.Errorf("github@cursor: want the other github server (docker), got %+v", s)
+	}
+	if s := byName["github@cursor-2"]; s.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp-test-token" || len(s.AlsoIn) != 1 ||
+		!strings.HasSuffix(s.Source, ".cursor/mcp.json#mcpServers.github") ||
+		!strings.HasSuffix(s.AlsoIn[0], "mcp_config.json#mcpServers.github") {
+		t.Errorf("github@cursor-2: want Cursor's npx entry, also in Windsurf's file, got %+v", s)
 	}
 	if s := byName["perplexity"]; !s.Disabled || !strings.Contains(s.Why, `"token"`) {
 		t.Errorf("perplexity: want disabled naming input token, got %+v", s)

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,27 +13,41 @@ import (
 // each client's files in its own precedence order, entries in file order),
 // and so is its output:
 //
-//   - The same server (same transport, command and arguments after
-//     expansion; or, for a remote one, the same URL) found again is dropped,
-//     and its Source is added to AlsoIn of the first one found. The first
-//     one's settings (env, headers, allow list, disabled) are kept; deny
-//     lists are merged, so a tool turned off in any client stays off.
+//   - The same server found again is dropped, and its Source is added to
+//     AlsoIn of the first one found. Two entries are the same server when
+//     they start the same command with the same arguments in the same
+//     directory (after expansion), or reach the same URL, and their
+//     credentials agree: no variable or header is set to two different
+//     values (say, the tokens of two accounts). The first one's settings
+//     (allow list, disabled) are kept, variables and headers only one of
+//     them sets are added, and deny lists are merged, so a tool turned off
+//     in any client stays off.
 //   - A different server whose name is taken gets "name@client", and if that
 //     is taken too "name@client-2", "name@client-3", ...
 func dedupe(found []Server) []Server {
 	var out []Server
-	byIdentity := map[string]int{}
+	byIdentity := map[string][]int{}
 	taken := map[string]bool{}
+next:
 	for _, s := range found {
 		id := identity(s)
-		if i, ok := byIdentity[id]; ok {
+		for _, i := range byIdentity[id] {
+			if !agree(out[i], s) {
+				continue
+			}
 			out[i].AlsoIn = append(out[i].AlsoIn, s.Source)
+			out[i].Env = union(out[i].Env, s.Env)
+			out[i].Headers = union(out[i].Headers, s.Headers)
+			out[i].EnvHeaders = union(out[i].EnvHeaders, s.EnvHeaders)
+			if out[i].BearerTokenEnv == "" {
+				out[i].BearerTokenEnv = s.BearerTokenEnv
+			}
 			for _, d := range s.Deny {
 				if !slices.Contains(out[i].Deny, d) {
 					out[i].Deny = append(out[i].Deny, d)
 				}
 			}
-			continue
+			continue next
 		}
 		name := s.Name
 		if taken[name] {
@@ -43,18 +58,67 @@ func dedupe(found []Server) []Server {
 		}
 		taken[name] = true
 		s.Name = name
-		byIdentity[id] = len(out)
+		byIdentity[id] = append(byIdentity[id], len(out))
 		out = append(out, s)
 	}
 	return out
 }
 
-// identity is what makes two entries the same server.
+// identity is how an entry starts or reaches its server.
 func identity(s Server) string {
 	if s.Transport == TransportStdio {
-		return "stdio\x00" + s.Command + "\x00" + strings.Join(s.Args, "\x00")
+		return "stdio\x00" + s.Command + "\x00" + strings.Join(s.Args, "\x00") + "\x01" + s.Cwd
 	}
 	return "remote\x00" + s.URL
+}
+
+// agree reports whether two entries of one identity use the same
+// credentials: nothing set to two different values.
+func agree(a, b Server) bool {
+	return compatible(a.Env, b.Env) && compatible(sentHeaders(a), sentHeaders(b))
+}
+
+// sentHeaders is what an entry sends as headers, by lower-case name: the
+// literal ones, and those whose values come from variables, named by the
+// variable (a bearer token variable sets Authorization).
+func sentHeaders(s Server) map[string]string {
+	h := map[string]string{}
+	for k, v := range s.Headers {
+		h[strings.ToLower(k)] = v
+	}
+	for k, name := range s.EnvHeaders {
+		h[strings.ToLower(k)] = "\x00env:" + name
+	}
+	if s.BearerTokenEnv != "" {
+		h["authorization"] = "\x00bearer:" + s.BearerTokenEnv
+	}
+	return h
+}
+
+func compatible(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; ok && w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// union is a with the keys only b has added; a is not modified.
+func union(a, b map[string]string) map[string]string {
+	if len(b) == 0 {
+		return a
+	}
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for k, v := range b {
+		if _, ok := out[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // launchers run a package named in their arguments.

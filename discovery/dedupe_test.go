@@ -13,6 +13,10 @@ func TestDedupe(t *testing.T) {
 		return Server{Name: name, Client: client, Transport: tr, URL: url, Source: client + "#" + name}
 	}
 	withDeny := func(s Server, deny ...string) Server { s.Deny = deny; return s }
+	withEnv := func(s Server, k, v string) Server { s.Env = map[string]string{k: v}; return s }
+	withCwd := func(s Server, dir string) Server { s.Cwd = dir; return s }
+	withHeader := func(s Server, k, v string) Server { s.Headers = map[string]string{k: v}; return s }
+	withTokenEnv := func(s Server, name string) Server { s.BearerTokenEnv = name; return s }
 	tests := []struct {
 		name string
 		in   []Server
@@ -30,6 +34,18 @@ func TestDedupe(t *testing.T) {
 		{"remote by URL whatever the transport or name",
 			[]Server{remote("r", "a", TransportHTTP, "https://x/mcp"), remote("q", "b", TransportSSE, "https://x/mcp"), remote("r", "c", TransportHTTP, "https://y/mcp")},
 			[]string{"r a b#q", "r@c c"}},
+		{"one command with another account's token is another server",
+			[]Server{withEnv(stdio("gh", "a", "npx", "gh"), "TOKEN", "alice"), withEnv(stdio("gh", "b", "npx", "gh"), "TOKEN", "bob"), withEnv(stdio("gh", "c", "npx", "gh"), "TOKEN", "alice")},
+			[]string{"gh a c#gh", "gh@b b"}},
+		{"a variable only one entry sets does not split them",
+			[]Server{stdio("fetch", "a", "uvx", "fetch"), withEnv(stdio("fetch", "b", "uvx", "fetch"), "LOG_LEVEL", "info")},
+			[]string{"fetch a b#fetch"}},
+		{"one command in another directory is another server",
+			[]Server{stdio("fs", "a", "fs-server"), withCwd(stdio("fs", "b", "fs-server"), "/other")},
+			[]string{"fs a", "fs@b b"}},
+		{"one URL with other credentials is another server",
+			[]Server{withHeader(remote("r", "a", TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 1"), withHeader(remote("r", "b", TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 2"), withTokenEnv(remote("r", "c", TransportHTTP, "https://x/mcp"), "X_TOKEN")},
+			[]string{"r a", "r@b b", "r@c c"}},
 		{"a stdio and a remote never merge",
 			[]Server{stdio("s", "a", "https://x"), remote("s", "b", TransportHTTP, "https://x")},
 			[]string{"s a", "s@b b"}},
@@ -53,6 +69,11 @@ func TestDedupe(t *testing.T) {
 	out := dedupe([]Server{withDeny(stdio("s", "a", "x"), "d1"), withDeny(stdio("s", "b", "x"), "d2", "d1")})
 	if len(out) != 1 || !slices.Equal(out[0].Deny, []string{"d1", "d2"}) {
 		t.Errorf("deny lists of duplicates: got %+v, want merged [d1 d2]", out)
+	}
+	first := withEnv(stdio("s", "a", "x"), "A", "1")
+	out = dedupe([]Server{first, withEnv(stdio("s", "b", "x"), "B", "2")})
+	if len(out) != 1 || out[0].Env["A"] != "1" || out[0].Env["B"] != "2" || len(first.Env) != 1 {
+		t.Errorf("variables of duplicates: got %+v, want A and B, and the input left alone", out)
 	}
 }
 
