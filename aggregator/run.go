@@ -372,8 +372,14 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	defer cancel()
 	res, err := mod.up.call(cctx, m.Tool, args)
 	if err != nil {
-		if errors.Is(err, errServerDown) {
+		switch {
+		case errors.Is(err, errServerDown):
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
+		case errors.Is(err, errRestartLimit):
+			return nil, refuse("%s failed %d times within %v and is not restarted for now; the call to %s was not made", mod.srv.Name, maxRestarts+1, restartWindow, m.Tool)
+		case errors.Is(err, errNotRestarted):
+			s.a.log.Warn("restarting a wrapped server failed", "server", mod.srv.Name, "err", err)
+			return nil, refuse("%s had stopped and could not be started again; the call to %s was not made", mod.srv.Name, m.Tool)
 		}
 		return nil, callError(ctx, mod.srv.Name, m.Tool, limits, err)
 	}

@@ -96,30 +96,67 @@ print(len(r))
 	t.Logf("8 × 500 ms sleeps: spread of starts %.1f ms", float64(lastStart-firstStart)/1e6)
 }
 
-func TestAServerThatCrashesMidCallRaisesToolErrorAndWorksOnTheNextRun(t *testing.T) {
+func TestAServerThatCrashesMidCallRaisesToolErrorAndIsRestartedForTheNextCall(t *testing.T) {
 	needEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
+print(await mcp_t.counter())
 print(await mcp_t.counter())
 try:
     await mcp_t.crash()
     print("NO ERROR")
 except ToolError as e:
     print("crashed:", e)
-try:
-    await mcp_t.noop()
-except ToolError as e:
-    print("after:", e)
+print("after:", await mcp_t.counter())
 `, "t")
 	mustSucceed(t, res)
-	if !strings.HasPrefix(res.Stdout, "1\ncrashed: t stopped during the call to crash") || !strings.Contains(res.Stdout, "after:") {
+	// The call in flight fails (the server may have acted on it); the next
+	// one, in the same run, reaches a fresh server.
+	if !strings.HasPrefix(res.Stdout, "1\n2\ncrashed: t stopped during the call to crash") || !strings.HasSuffix(res.Stdout, "after: 1\n") {
 		t.Fatalf("crash: %q", res.Stdout)
 	}
 	res = run(t, a, "print(await mcp_t.counter())", "t")
 	mustSucceed(t, res)
+	if res.Stdout != "2\n" {
+		t.Fatalf("the next run should keep the restarted server: counter %q", res.Stdout)
+	}
+}
+
+// A server that crashes on every call is not restarted in a loop: after
+// maxRestarts within restartWindow, calls are refused without starting it.
+func TestAServerThatKeepsCrashingIsNotRestartedInALoop(t *testing.T) {
+	needEngine(t)
+	srv, log := testServer(t, "t")
+	a := newAgg(t, nil, srv)
+	res := run(t, a, `
+for i in range(6):
+    try:
+        await mcp_t.crash()
+    except ToolError as e:
+        print(e)
+`, "t")
+	mustSucceed(t, res)
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	want := 1 + maxRestarts
+	if len(lines) != 6 {
+		t.Fatalf("output: %q", res.Stdout)
+	}
+	for i, l := range lines {
+		crashed := strings.Contains(l, "stopped during the call to crash")
+		refused := strings.Contains(l, "is not restarted for now") && strings.Contains(l, "was not made")
+		if (i < want && !crashed) || (i >= want && !refused) {
+			t.Errorf("call %d: %q", i+1, l)
+		}
+	}
+	if got := strings.Count(strings.Join(toolsCalled(serverCalls(t, log)), " "), "crash"); got != want {
+		t.Errorf("the server received %d crash calls, want %d (one per start)", got, want)
+	}
+	// A new run starts it again.
+	res = run(t, a, "print(await mcp_t.counter())", "t")
+	mustSucceed(t, res)
 	if res.Stdout != "1\n" {
-		t.Fatalf("the server was not restarted: counter %q", res.Stdout)
+		t.Fatalf("counter in the next run: %q", res.Stdout)
 	}
 }
 

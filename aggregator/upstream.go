@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,7 +70,17 @@ type upstream struct {
 	idle   *time.Timer
 	closed bool
 	wg     sync.WaitGroup // sessions being closed
+
+	restarts []time.Time // restarts after a failure, within the last restartWindow
 }
+
+// A server that fails is restarted on its next call, at most maxRestarts
+// times within restartWindow; then calls are refused until a run starts
+// after the window, so a server that crashes on start-up is not looped.
+const (
+	maxRestarts   = 3
+	restartWindow = time.Minute
+)
 
 func newUpstream(srv discovery.Server, passEnv []string, limits Limits, catalog discovery.Catalog, changed func(), log *slog.Logger) *upstream {
 	return &upstream{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
@@ -426,13 +437,23 @@ func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
 	return nil, errors.New("tools/list: more than 100 pages")
 }
 
-// errServerDown marks a call that failed because the server's connection
-// is gone (it crashed, or its HTTP session could not be renewed).
-var errServerDown = errors.New("server connection lost")
+var (
+	// errServerDown marks a call that failed because the server's
+	// connection is gone (it crashed, or its HTTP session could not be
+	// renewed).
+	errServerDown = errors.New("server connection lost")
+	// errNotRestarted marks a call not made: the server had failed and
+	// could not be started again.
+	errNotRestarted = errors.New("server not restarted")
+	// errRestartLimit marks a call not made because the server failed too
+	// often (see maxRestarts).
+	errRestartLimit = errors.New("server failed too often")
+)
 
 // call forwards one checked call on the current session. A transport
-// failure marks the session dead, so the next run starts the server anew;
-// an HTTP session the server dropped (404) is renewed once and the call
+// failure marks the session dead and fails the call (the server may have
+// acted on it); the next call starts the server anew (see restart). An
+// HTTP session the server dropped (404) is renewed once and the call
 // retried, since the server refused it unseen.
 func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	select {
@@ -444,18 +465,23 @@ func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) 
 	var req mcp.CallToolRequest
 	req.Params.Name = tool
 	req.Params.RawArguments = args
-	for attempt := 0; ; attempt++ {
+	renewed := false
+	for {
 		u.mu.Lock()
 		sess := u.sess
 		u.mu.Unlock()
 		if sess == nil || sess.dead.Load() {
-			return nil, errServerDown
+			if err := u.restart(ctx, sess); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		res, err := sess.c.CallTool(ctx, req)
 		switch {
 		case err == nil:
 			return res, nil
-		case errors.Is(err, transport.ErrSessionTerminated) && attempt == 0:
+		case errors.Is(err, transport.ErrSessionTerminated) && !renewed:
+			renewed = true
 			if rerr := u.renew(ctx, sess); rerr != nil {
 				return nil, fmt.Errorf("%w: renew session: %w", errServerDown, rerr)
 			}
@@ -466,6 +492,36 @@ func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) 
 		}
 		return nil, err
 	}
+}
+
+// restart starts the server anew in place of a failed session (old), for
+// the calls of the runs that hold it; see maxRestarts.
+func (u *upstream) restart(ctx context.Context, old *session) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.closed {
+		return fmt.Errorf("server %q: shutting down", u.srv.Name)
+	}
+	if u.sess != old && u.sess != nil && !u.sess.dead.Load() {
+		return nil // another call restarted it already
+	}
+	now := time.Now()
+	u.restarts = slices.DeleteFunc(u.restarts, func(t time.Time) bool { return now.Sub(t) > restartWindow })
+	if len(u.restarts) >= maxRestarts {
+		return fmt.Errorf("%w: %d restarts within %v", errRestartLimit, len(u.restarts), restartWindow)
+	}
+	u.restarts = append(u.restarts, now)
+	if u.sess != nil {
+		u.stopLocked("it failed")
+	}
+	u.log.Info("restarting the wrapped server after a failure")
+	sess, tools, err := u.start(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errNotRestarted, err)
+	}
+	u.sess = sess
+	u.setToolsLocked(tools)
+	return nil
 }
 
 // renew replaces a session the server no longer knows with a new one.
