@@ -22,7 +22,14 @@ import (
 // its /mcp URL.
 func httpTestServer(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(testServerBin, "-name", "remote", "-http", "127.0.0.1:0")
+	return remoteTestServer(t, "-http")
+}
+
+// remoteTestServer starts the test server with mode ("-http" or "-sse") and
+// returns its URL.
+func remoteTestServer(t *testing.T, mode string) string {
+	t.Helper()
+	cmd := exec.Command(testServerBin, "-name", "remote", mode, "127.0.0.1:0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -144,5 +151,44 @@ func TestADroppedHTTPSessionIsRenewed(t *testing.T) {
 	}
 	if !dropped.Load() {
 		t.Fatal("the proxy never dropped the session: the test proves nothing")
+	}
+}
+
+// The legacy HTTP+SSE transport goes through the same bridge: checked
+// arguments, the headers of the entry, and the configured call timeout
+// (not mcp-go's own wait for an SSE answer).
+func TestAnSSEServerIsCalledThroughTheBridge(t *testing.T) {
+	needEngine(t)
+	var sawHeader atomic.Value
+	url := proxy(t, remoteTestServer(t, "-sse"), func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/message" {
+			sawHeader.Store(r.Header.Get("X-Team"))
+		}
+		return true
+	})
+	if !strings.HasSuffix(url, "/sse") {
+		t.Fatalf("SSE URL %q", url)
+	}
+	srv := discovery.Server{Name: "remote", Transport: discovery.TransportSSE, URL: url, Headers: map[string]string{"X-Team": "blue"}, Source: "test"}
+	a := newAgg(t, func(c *Config) { c.Limits.CallTimeout = time.Second }, srv)
+	res := run(t, a, `
+print(await mcp_remote.add(a=2, b=3))
+try:
+    await mcp_remote.add(a="2", b=3)
+except ToolError as e:
+    print("refused:", "do not match its schema" in str(e))
+print(await mcp_remote.sleep(ms=200))
+try:
+    await mcp_remote.sleep(ms=3000)
+except ToolError as e:
+    print("refused:", e)
+`, "remote")
+	mustSucceed(t, res)
+	want := "{'sum': 5}\nrefused: True\nslept 200\nrefused: remote.sleep timed out after 1s\n"
+	if res.Stdout != want {
+		t.Fatalf("stdout %q, want %q", res.Stdout, want)
+	}
+	if sawHeader.Load() != "blue" {
+		t.Fatalf("the server saw X-Team %q", sawHeader.Load())
 	}
 }

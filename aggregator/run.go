@@ -372,6 +372,14 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	defer cancel()
 	res, err := mod.up.call(cctx, m.Tool, args)
 	if err != nil {
+		// The call failed at its own deadline, not the run's: a timeout,
+		// whatever error the transport made of it (mcp-go's SSE client
+		// reports its own timer, set to the deadline, a moment early).
+		if dl, ok := cctx.Deadline(); ok && time.Until(dl) < 50*time.Millisecond {
+			if rdl, ok := ctx.Deadline(); !ok || rdl.After(dl) {
+				return nil, refuse("%s.%s timed out after %v", mod.srv.Name, m.Tool, limits.CallTimeout)
+			}
+		}
 		switch {
 		case errors.Is(err, errServerDown):
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)

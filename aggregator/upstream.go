@@ -252,12 +252,17 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 	case discovery.TransportHTTP:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
-			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers))
+			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log))
 		}
 	case discovery.TransportSSE:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
-			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers))
+			// mcp-go's own waits (30 s for the endpoint, 60 s for each
+			// answer) would cut calls the configured timeouts allow; the
+			// contexts of the handshake and of each call bound them instead.
+			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers), transport.WithSSELogger(u.log),
+				transport.WithEndpointTimeout(u.limits.ConnectTimeout),
+				transport.WithResponseTimeout(max(u.limits.CallTimeout, u.limits.ConnectTimeout)))
 		}
 	default:
 		err = fmt.Errorf("unknown transport %q", u.srv.Transport)

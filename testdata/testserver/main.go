@@ -459,7 +459,9 @@ func main() {
 	case *sseAddr != "":
 		ln := listen(*sseAddr)
 		base := "http://" + ln.Addr().String()
-		sse := server.NewSSEServer(s, server.WithBaseURL(base))
+		// A relative message endpoint, so the server also works behind the
+		// tests' proxies (a client refuses an endpoint on another host).
+		sse := server.NewSSEServer(s, server.WithBaseURL(base), server.WithUseFullURLForMessageEndpoint(false))
 		mux := http.NewServeMux()
 		mux.Handle("/sse", sse.SSEHandler())
 		mux.Handle("/message", sse.MessageHandler())
