@@ -40,7 +40,7 @@ $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/p
 	cd $(NPM_DIR) && node node_modules/@anthropic-ai/claude-code/install.cjs
 
 test: image testdata testdata-vscode
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 ./... ./testdata/testserver/...
 
 # The security and pool tests again, against Podman's Docker-compatible API.
 test-podman: build
@@ -52,8 +52,8 @@ test-short:
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./... ./testdata/testserver
-	$(GO) run $(STATICCHECK) ./... ./testdata/testserver
+	$(GO) vet ./... ./testdata/testserver/...
+	$(GO) run $(STATICCHECK) ./... ./testdata/testserver/...
 
 fuzz:
 	$(GO) test -run XXX -fuzz FuzzParseMessage -fuzztime 30s ./runner

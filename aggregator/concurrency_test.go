@@ -10,17 +10,18 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
 )
 
 // maxOverlap is the largest number of calls the server had in flight at once.
-func maxOverlap(calls []callLine) int {
+func maxOverlap(calls []calllog.Record) int {
 	type ev struct {
 		at    int64
 		delta int
 	}
 	var evs []ev
 	for _, c := range calls {
-		evs = append(evs, ev{c.Start, 1}, ev{c.End, -1})
+		evs = append(evs, ev{c.StartUnixNano, 1}, ev{c.EndUnixNano, -1})
 	}
 	sort.Slice(evs, func(i, j int) bool {
 		if evs[i].at != evs[j].at {

@@ -1,9 +1,7 @@
 package aggregator
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
 )
 
 // Shared by the tests of this package: the test server binary and a
@@ -151,43 +150,14 @@ func mustSucceed(t *testing.T, res Result) {
 	}
 }
 
-// callLine is one line of the test server's call log.
-type callLine struct {
-	Tool    string          `json:"tool"`
-	Args    json.RawMessage `json:"args"`
-	Start   int64           `json:"start_unix_nano"`
-	End     int64           `json:"end_unix_nano"`
-	Unknown bool            `json:"unknown"`
-}
-
 // serverCalls reads the calls the test server received.
-func serverCalls(t *testing.T, path string) []callLine {
+func serverCalls(t *testing.T, path string) []calllog.Record {
 	t.Helper()
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	recs, err := calllog.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []callLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c callLine
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("server log line %q: %v", sc.Text(), err)
-		}
-		out = append(out, c)
-	}
-	return out
+	return recs
 }
 
-func toolsCalled(calls []callLine) []string {
-	var out []string
-	for _, c := range calls {
-		out = append(out, c.Tool)
-	}
-	return out
-}
+func toolsCalled(calls []calllog.Record) []string { return calllog.Tools(calls) }

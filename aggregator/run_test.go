@@ -86,9 +86,9 @@ print(len(r))
 	// All eight were in flight at once: the last start is before the first end.
 	var firstStart, lastStart, firstEnd int64 = 1 << 62, 0, 1 << 62
 	for _, c := range calls {
-		firstStart = min(firstStart, c.Start)
-		lastStart = max(lastStart, c.Start)
-		firstEnd = min(firstEnd, c.End)
+		firstStart = min(firstStart, c.StartUnixNano)
+		lastStart = max(lastStart, c.StartUnixNano)
+		firstEnd = min(firstEnd, c.EndUnixNano)
 	}
 	if lastStart >= firstEnd {
 		t.Fatalf("calls did not overlap: last start %d, first end %d", lastStart, firstEnd)

@@ -6,10 +6,8 @@ package main
 // and XDG_CONFIG_HOME pointed at a temp dir, so no user config is read.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +22,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
 )
 
 var (
@@ -342,44 +341,17 @@ func clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// callLine is one line of the test server's call log.
-type callLine struct {
-	Tool    string          `json:"tool"`
-	Args    json.RawMessage `json:"args"`
-	Unknown bool            `json:"unknown"`
-}
-
 // serverCalls reads the calls the test server received.
-func serverCalls(t *testing.T, path string) []callLine {
+func serverCalls(t *testing.T, path string) []calllog.Record {
 	t.Helper()
-	fh, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	recs, err := calllog.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	var out []callLine
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c callLine
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("server log line %q: %v", sc.Text(), err)
-		}
-		out = append(out, c)
-	}
-	return out
+	return recs
 }
 
-func toolsCalled(calls []callLine) []string {
-	var out []string
-	for _, c := range calls {
-		out = append(out, c.Tool)
-	}
-	return out
-}
+func toolsCalled(calls []calllog.Record) []string { return calllog.Tools(calls) }
 
 // lastLine is the last non-empty line of s.
 func lastLine(s string) string {

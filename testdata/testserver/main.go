@@ -34,62 +34,25 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
 )
 
 const version = "0.1.0"
 
-// callLog appends one JSON object per line to a file. Each line is written
-// with a single write(2) on an O_APPEND file, under a mutex, so lines never
-// interleave and are visible to readers as soon as Write returns.
-type callLog struct {
-	mu sync.Mutex
-	f  *os.File
-}
-
-type callRecord struct {
-	Tool          string          `json:"tool"`
-	Args          json.RawMessage `json:"args"`
-	StartUnixNano int64           `json:"start_unix_nano"`
-	EndUnixNano   int64           `json:"end_unix_nano"`
-	// Unknown is set for a tools/call naming a tool this server does not
-	// have (mcp-go answers it with a JSON-RPC error; the handler never runs).
-	Unknown bool `json:"unknown,omitempty"`
-}
-
-func openCallLog(path string) (*callLog, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	return &callLog{f: f}, nil
-}
-
-func (l *callLog) write(rec callRecord) {
-	if l == nil {
+// logCall appends rec to the call log, if there is one.
+func logCall(clog *calllog.Writer, rec calllog.Record) {
+	if clog == nil {
 		return
 	}
-	if len(rec.Args) == 0 {
-		rec.Args = json.RawMessage("null")
-	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		// Args are the raw bytes the client sent; if they are somehow not
-		// valid JSON, log them as a string instead of dropping the line.
-		rec.Args, _ = json.Marshal(string(rec.Args))
-		line, _ = json.Marshal(rec)
-	}
-	line = append(line, '\n')
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, err := l.f.Write(line); err != nil {
-		log.Printf("testserver: writing call log: %v", err)
+	if err := clog.Write(rec); err != nil {
+		log.Printf("testserver: %v", err)
 	}
 }
 
@@ -217,7 +180,7 @@ type structuredResult struct {
 
 var calls atomic.Int64 // calls of the "counter" tool in this process
 
-func newServer(name string, clog *callLog) *server.MCPServer {
+func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 	hooks := &server.Hooks{}
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
@@ -230,7 +193,7 @@ func newServer(name string, clog *callLog) *server.MCPServer {
 			return
 		}
 		now := time.Now().UnixNano()
-		clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(*req), StartUnixNano: now, EndUnixNano: now, Unknown: true})
+		logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(*req), StartUnixNano: now, EndUnixNano: now, Unknown: true})
 	})
 
 	s := server.NewMCPServer(name, version,
@@ -243,11 +206,11 @@ func newServer(name string, clog *callLog) *server.MCPServer {
 				start := time.Now().UnixNano()
 				if req.Params.Name == "crash" {
 					// The handler never returns; log before it exits.
-					clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: start})
+					logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: start})
 					return next(ctx, req)
 				}
 				defer func() {
-					clog.write(callRecord{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: time.Now().UnixNano()})
+					logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: time.Now().UnixNano()})
 				}()
 				return next(ctx, req)
 			}
@@ -440,10 +403,10 @@ func main() {
 		log.Fatal("testserver: -http and -sse are mutually exclusive")
 	}
 
-	var clog *callLog
+	var clog *calllog.Writer
 	if *logPath != "" {
 		var err error
-		if clog, err = openCallLog(*logPath); err != nil {
+		if clog, err = calllog.Open(*logPath); err != nil {
 			log.Fatalf("testserver: %v", err)
 		}
 	}
