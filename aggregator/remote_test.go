@@ -192,3 +192,41 @@ except ToolError as e:
 		t.Fatalf("the server saw X-Team %q", sawHeader.Load())
 	}
 }
+
+// A remote server that is briefly unavailable (a gateway's 503 while it
+// restarts) is tried again; one that stays so fails with what it said.
+func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
+	needEngine(t)
+	target := httpTestServer(t)
+	var refused, attempts, refuseFirst atomic.Int32
+	refuseFirst.Store(2)
+	url := proxy(t, target, func(w http.ResponseWriter, r *http.Request) bool {
+		attempts.Add(1)
+		if refused.Load() < refuseFirst.Load() {
+			refused.Add(1)
+			http.Error(w, "upstream restarting", http.StatusServiceUnavailable)
+			return false
+		}
+		return true
+	})
+	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, Source: "test"}
+	a := newAgg(t, nil, srv)
+	res := run(t, a, "print(await mcp_remote.add(a=2, b=3))", "remote")
+	mustSucceed(t, res)
+	if res.Stdout != "{'sum': 5}\n" || refused.Load() != 2 {
+		t.Fatalf("stdout %q after %d refusals", res.Stdout, refused.Load())
+	}
+
+	// Always 503: four attempts (the first and three more), then the error.
+	refused.Store(0)
+	refuseFirst.Store(1 << 30)
+	attempts.Store(0)
+	b := newAgg(t, nil, srv)
+	res = b.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
+	if res.Error == nil || !strings.Contains(*res.Error, `start server "remote"`) || !strings.Contains(*res.Error, "503") {
+		t.Fatalf("a server that stays unavailable: %s", deref(res.Error))
+	}
+	if n := attempts.Load(); n != 1+maxConnectRetries {
+		t.Fatalf("%d attempts, want %d", n, 1+maxConnectRetries)
+	}
+}

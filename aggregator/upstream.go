@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -238,8 +239,47 @@ func (s *session) stop() {
 	<-done
 }
 
-// start connects to the server, initializes and lists its tools.
+// start connects to the server, initializes and lists its tools. A remote
+// server that is briefly unreachable (see transient) is tried again, within
+// the connect timeout.
 func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
+	deadline := time.Now().Add(u.limits.ConnectTimeout)
+	for attempt := 0; ; attempt++ {
+		sess, tools, err := u.startOnce(ctx)
+		if err == nil || u.srv.Transport == discovery.TransportStdio || u.srv.Transport == "" ||
+			attempt == maxConnectRetries || !transient(err) {
+			return sess, tools, err
+		}
+		pause := 250 * time.Millisecond << attempt
+		if time.Now().Add(pause).After(deadline) {
+			return nil, nil, err
+		}
+		u.log.Info("remote server not reachable; trying again", "err", err, "in", pause)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return nil, nil, err
+		}
+	}
+}
+
+// maxConnectRetries is how many times a remote server that is briefly
+// unreachable (transient) is tried again, 250 ms, 500 ms and 1 s apart.
+const maxConnectRetries = 3
+
+// transientStatus matches the error mcp-go makes of a gateway or
+// unavailable answer; it gives no typed status.
+var transientStatus = regexp.MustCompile(`\bstatus (502|503|504)\b`)
+
+// transient reports whether a failed connection to a remote server may
+// work a moment later: refused or reset, or a 502, 503 or 504.
+func transient(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		transientStatus.MatchString(err.Error())
+}
+
+// startOnce connects to the server, initializes and lists its tools.
+func (u *upstream) startOnce(ctx context.Context) (*session, []RawTool, error) {
 	began := time.Now()
 	// The session outlives the request that started it.
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
