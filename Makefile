@@ -10,7 +10,7 @@ TESTSERVER  := $(BIN)/testserver
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata testdata-vscode test test-podman test-short lint fuzz demo bench clean
+.PHONY: all build engine image testdata testdata-vscode test test-podman test-gvisor test-short lint fuzz demo bench clean
 
 all: build
 
@@ -45,6 +45,12 @@ test: image testdata testdata-vscode
 # The security and pool tests again, against Podman's Docker-compatible API.
 test-podman: build
 	@bash .ci/podman.sh
+
+# The security tests again, with the sandbox on gVisor (runtime runsc, which
+# .ci/engine.sh registers when it starts dockerd).
+GVISOR_TESTS := TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled|TestTheWrappedServer|TestAServerThatCrashes|TestWithGVisor|TestUnknownTools|TestTheAllowlist|TestARunHasAFixed
+test-gvisor: image
+	MCM_TEST_RUNTIME=runsc $(GO) test -count=1 ./aggregator -run '$(GVISOR_TESTS)'
 
 # Unit tests only: no engine, no npm servers.
 test-short:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a Docker engine reachable: does nothing when one already answers;
 # otherwise installs Debian's docker.io (as root) if dockerd is missing and
-# starts dockerd in the background. Prints the PID of a dockerd it started
+# starts dockerd in the background, with gVisor's runsc registered (unless
+# /etc/docker/daemon.json says otherwise). Prints the PID of a dockerd it started
 # to .ci/dockerd.pid so the caller can stop it.
 set -euo pipefail
 log=${DOCKERD_LOG:-/tmp/mcp-code-mode-dockerd.log}
@@ -25,8 +26,21 @@ if [ "$(id -u)" != 0 ]; then
   echo "engine: dockerd is installed but not running; start it (needs root)" >&2
   exit 1
 fi
+# gVisor (Debian's runsc), registered as runtime "runsc" with no network of
+# its own, for `runtime = "runsc"` and its tests.
+if ! command -v runsc >/dev/null 2>&1; then
+  echo "engine: installing runsc (gVisor) from Debian packages"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runsc >/dev/null
+fi
+opts=()
+if [ ! -e /etc/docker/daemon.json ]; then
+  conf=/tmp/mcp-code-mode-dockerd.json
+  printf '{"runtimes": {"runsc": {"path": "%s", "runtimeArgs": ["--network=none"]}}}\n' "$(command -v runsc)" >"$conf"
+  opts=(--config-file "$conf")
+fi
 echo "engine: starting dockerd (log: $log)"
-nohup dockerd >"$log" 2>&1 &
+nohup dockerd "${opts[@]}" >"$log" 2>&1 &
 echo $! > "$(dirname "$0")/dockerd.pid"
 for _ in $(seq 60); do
   if up; then

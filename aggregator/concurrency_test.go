@@ -79,7 +79,8 @@ func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
 func TestPooledRunsNeverShareAContainer(t *testing.T) {
 	e := needEngine(t)
 	cfg := DefaultConfig()
-	pool := sandbox.NewPool(e, cfg.Limits.Spec(cfg.Image), 2, nil)
+	cfg.Runtime = testRuntime()
+	pool := sandbox.NewPool(e, cfg.Spec(), 2, nil)
 	a, err := New(cfg, []discovery.Server{}, pool, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

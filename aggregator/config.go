@@ -104,6 +104,7 @@ type DiscoveryConfig struct {
 // the one before.
 type Config struct {
 	Image   string                  `koanf:"image"`   // sandbox image
+	Runtime string                  `koanf:"runtime"` // the engine's OCI runtime for sandboxes ("" = its default; "runsc" = gVisor)
 	Limits  Limits                  `koanf:"limits"`  // see DefaultLimits
 	Servers map[string]ServerConfig `koanf:"servers"` // servers of this program's own config
 	Allow   []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
@@ -272,6 +273,13 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
 	}
 	return nil
+}
+
+// Spec returns what each sandbox container is: image, runtime and limits.
+func (c Config) Spec() sandbox.Spec {
+	s := c.Limits.Spec(c.Image)
+	s.Runtime = c.Runtime
+	return s
 }
 
 // Spec returns the container limits for image.

@@ -89,6 +89,10 @@ func needEngine(t *testing.T) *sandbox.Engine {
 	return engine
 }
 
+// testRuntime is the OCI runtime the sandbox tests use: the engine's
+// default, or the one named by MCM_TEST_RUNTIME (make test-gvisor: runsc).
+func testRuntime() string { return os.Getenv("MCM_TEST_RUNTIME") }
+
 // testServer is the test server from testdata, logging its calls to a file
 // in the test's temp dir; the log's path is returned too.
 func testServer(t *testing.T, name string, args ...string) (discovery.Server, string) {
@@ -106,6 +110,7 @@ func newAgg(t *testing.T, tune func(*Config), servers ...discovery.Server) *Aggr
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.CatalogDir = t.TempDir()
+	cfg.Runtime = testRuntime()
 	if tune != nil {
 		tune(&cfg)
 	}

@@ -116,7 +116,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		mods      = make([]*loaded, len(entries))
 		startErrs = make([]error, len(entries))
 	)
-	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Limits.Spec(a.cfg.Image)) })
+	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Spec()) })
 	for i, e := range entries {
 		wg.Go(func() {
 			_, tools, gen, err := e.up.acquire(runCtx)

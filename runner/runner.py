@@ -170,8 +170,35 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
     next_id = 0
     done = None
     # The worker's exit ends the run even if a process it started still holds
-    # the sockets open.
-    pidfd = os.pidfd_open(pid)
+    # the sockets open. A pidfd says when; where there is none (gVisor, older
+    # kernels), SIGCHLD wakes a pipe and waitpid tells.
+    reaped = None
+    try:
+        exit_fd = os.pidfd_open(pid)
+        by_signal = False
+    except OSError:
+        exit_fd, wake_w = os.pipe()
+        os.set_blocking(exit_fd, False)
+        os.set_blocking(wake_w, False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.set_wakeup_fd(wake_w)
+        by_signal = True
+
+    def worker_exited():
+        """Whether the worker has ended (with the pipe: reaping it)."""
+        nonlocal reaped
+        if not by_signal:
+            return True
+        try:
+            while os.read(exit_fd, 512):
+                pass
+        except BlockingIOError:
+            pass
+        wpid, status = os.waitpid(pid, os.WNOHANG)
+        if wpid == pid:
+            reaped = status
+            return True
+        return False
 
     def violation(reason):
         try:
@@ -221,15 +248,16 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
             os.kill(pid, signal.SIGKILL)
             os._exit(0)
 
-    exited = False
+    # With the pipe, the worker may have ended before SIGCHLD was caught.
+    exited = by_signal and worker_exited()
     while not exited and done is None:
-        fds = [proto_in, pidfd] + list(worker_bufs) + ([out_r] if out_open else [])
+        fds = [proto_in, exit_fd] + list(worker_bufs) + ([out_r] if out_open else [])
         readable, _, _ = select.select(fds, [], [])
         for fd in readable:
             if fd == proto_in:
                 from_host()
-            elif fd == pidfd:
-                exited = True
+            elif fd == exit_fd:
+                exited = worker_exited()
             elif fd == out_r:
                 from_output()
             elif fd in worker_bufs:
@@ -246,7 +274,9 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
             from_worker(fd)
 
     if done is None:
-        _, status = os.waitpid(pid, 0)
+        status = reaped
+        if status is None:
+            _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             hint = " (out of memory?)" if sig == signal.SIGKILL else ""

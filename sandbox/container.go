@@ -28,6 +28,10 @@ type Spec struct {
 	Pids        int64  // maximum number of processes
 	OpenFiles   int64  // RLIMIT_NOFILE, soft and hard
 	TmpfsBytes  int64  // size of the /tmp tmpfs
+	// Runtime is the engine's OCI runtime for the container: "" for its
+	// default (runc), "runsc" for gVisor, whose own kernel stands between
+	// the code and the host's.
+	Runtime string
 	// Entrypoint replaces the image's runner when set. Only tests use it, to
 	// play a hostile runner.
 	Entrypoint []string
@@ -79,6 +83,7 @@ type Container struct {
 func (s Spec) hostConfig() *container.HostConfig {
 	pids := s.Pids
 	return &container.HostConfig{
+		Runtime:        s.Runtime,
 		NetworkMode:    "none",
 		ReadonlyRootfs: true,
 		Tmpfs: map[string]string{
@@ -134,6 +139,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 	if err != nil {
 		if cerrdefs.IsNotFound(err) {
 			return nil, fmt.Errorf("create sandbox: image %q not found (run `mcp-code-mode build-image`): %w", spec.Image, err)
+		}
+		if spec.Runtime != "" && strings.Contains(err.Error(), "runtime") {
+			return nil, fmt.Errorf("create sandbox: runtime %q: %w (register it with the engine: see `mcp-code-mode doctor`)", spec.Runtime, err)
 		}
 		return nil, fmt.Errorf("create sandbox: %w", err)
 	}

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/moby/moby/client"
 )
@@ -40,3 +41,17 @@ func New(ctx context.Context) (*Engine, error) {
 
 // Close releases the connection to the engine.
 func (e *Engine) Close() error { return e.cli.Close() }
+
+// Runtimes returns the names of the OCI runtimes the engine knows.
+func (e *Engine) Runtimes(ctx context.Context) ([]string, error) {
+	info, err := e.cli.Info(ctx, client.InfoOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("engine info: %w", err)
+	}
+	names := make([]string, 0, len(info.Info.Runtimes))
+	for name := range info.Info.Runtimes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names, nil
+}

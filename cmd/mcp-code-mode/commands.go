@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -403,6 +404,18 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			report(false, "sandbox image", cfg.Image+" holds an older runner", "run `mcp-code-mode build-image`")
 		default:
 			report(true, "sandbox image", cfg.Image+" is current", "")
+		}
+		if cfg.Runtime != "" {
+			names, err := e.Runtimes(ctx)
+			switch {
+			case err != nil:
+				report(false, "sandbox runtime", err.Error(), "")
+			case !slices.Contains(names, cfg.Runtime):
+				report(false, "sandbox runtime", fmt.Sprintf("the engine has no runtime %q (it has %s)", cfg.Runtime, strings.Join(names, ", ")),
+					`register it in /etc/docker/daemon.json: {"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}}}, then restart dockerd`)
+			default:
+				report(true, "sandbox runtime", cfg.Runtime, "")
+			}
 		}
 	}
 	agg, eng, problems, err := setup(c, stderr, nil, false)

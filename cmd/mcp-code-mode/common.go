@@ -57,6 +57,7 @@ type common struct {
 	allow, deny listFlag
 	env         listFlag
 	image       string
+	runtime     string
 	deadline    time.Duration
 	maxCalls    int
 	logLevel    string
@@ -72,6 +73,7 @@ func newCommon(name string, stderr io.Writer) *common {
 	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable); wins over --allow")
 	c.fs.Var(&c.env, "env", "pass this host variable to wrapped stdio servers (repeatable)")
 	c.fs.StringVar(&c.image, "image", "", "sandbox image (default "+sandbox.DefaultImage+")")
+	c.fs.StringVar(&c.runtime, "runtime", "", "the engine's OCI runtime for sandboxes, such as runsc (gVisor); default: the engine's")
 	c.fs.Var(secondsFlag{&c.deadline}, "deadline", "wall-clock limit per run: seconds, or a duration such as 2m")
 	c.fs.IntVar(&c.maxCalls, "max-calls", -1, "tool calls per run")
 	c.fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
@@ -123,6 +125,9 @@ func (c *common) load() (aggregator.Config, string, error) {
 	}
 	if set["image"] {
 		cfg.Image = c.image
+	}
+	if set["runtime"] {
+		cfg.Runtime = c.runtime
 	}
 	if set["deadline"] {
 		if c.deadline < time.Second {
@@ -258,7 +263,7 @@ func setup(c *common, stderr io.Writer, wrapped *discovery.Server, warm bool) (*
 	for _, p := range problems {
 		log.Warn("client config", "problem", p.String())
 	}
-	eng := &lazyEngine{log: log, spec: cfg.Limits.Spec(cfg.Image)}
+	eng := &lazyEngine{log: log, spec: cfg.Spec()}
 	if warm {
 		eng.warm = cfg.Limits.Warm
 	}
