@@ -225,6 +225,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	// The container's stderr carries only the runner's own failures.
 	diag := &tailBuffer{max: 2 << 10}
 	go func() { _, _ = io.Copy(diag, s.box.Output) }()
+	key := runner.NewKey()
 	msgs := make(chan runner.Message)
 	readErr := make(chan error, 1)
 	loopDone := make(chan struct{})
@@ -233,7 +234,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 		// Once the loop below is over, the rest of the stream is drained
 		// unread, so the engine's stream never stalls on it.
 		defer func() { _, _ = io.Copy(io.Discard, s.box.Protocol) }()
-		r := runner.NewReader(s.box.Protocol)
+		r := runner.NewReader(s.box.Protocol, key)
 		for {
 			m, err := r.Next()
 			if err != nil {
@@ -252,7 +253,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	for _, m := range mods {
 		modules = append(modules, m.module)
 	}
-	s.send(runner.NewStart(code, modules))
+	s.send(runner.NewStart(code, modules, key))
 
 	callCtx, cancelCalls := context.WithCancel(s.ctx)
 	defer func() {

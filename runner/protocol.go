@@ -3,6 +3,11 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +20,14 @@ import (
 // Runner to host (container stdout): Calls, RPCs and Outputs (what the program
 // printed, as data), and finally one Done, after all the output. The
 // container's stderr carries only the runner's own failures.
+//
+// Each line from the runner starts with an authentication code and a space:
+// the first 32 hex digits of HMAC-SHA256, under the key of the run's Start,
+// of the line's number (from 0, 8 bytes big-endian) and its JSON. The key
+// reaches only the runner's supervisor, before the program runs; a line the
+// program managed to put on the stream (possible under gVisor, which lets it
+// open the supervisor's descriptors through /proc), or a line replayed, cut
+// or reordered, fails the check.
 
 // Message types sent by the runner.
 const (
@@ -121,30 +134,56 @@ func isObject(raw json.RawMessage) bool {
 	return len(raw) > 0 && raw[0] == '{'
 }
 
-// Reader reads and checks messages from the runner's protocol stream.
-type Reader struct {
-	br *bufio.Reader
+// KeySize is the length of a run's key, in bytes.
+const KeySize = 32
+
+// macHex is how many hex digits of the HMAC a line carries (128 bits).
+const macHex = 32
+
+// NewKey returns a fresh random key for one run.
+func NewKey() []byte {
+	key := make([]byte, KeySize)
+	_, _ = rand.Read(key) // never fails (crypto/rand)
+	return key
 }
 
-// NewReader returns a Reader on r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+// MAC returns the authentication code of the seq-th line (body is its JSON).
+func MAC(key []byte, seq uint64, body []byte) string {
+	m := hmac.New(sha256.New, key)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], seq)
+	m.Write(n[:])
+	m.Write(body)
+	return hex.EncodeToString(m.Sum(nil))[:macHex]
+}
+
+// Reader reads and checks messages from the runner's protocol stream.
+type Reader struct {
+	br  *bufio.Reader
+	key []byte
+	seq uint64 // number of the next line
+}
+
+// NewReader returns a Reader on r, checking each line against key.
+func NewReader(r io.Reader, key []byte) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10), key: key}
 }
 
 // Next returns the next message. It returns io.EOF at a clean end of stream,
 // io.ErrUnexpectedEOF for a partial last line, and an error wrapping
-// ErrProtocol for a line that is too long or malformed.
+// ErrProtocol for a line that is too long, malformed, or fails its
+// authentication code.
 func (r *Reader) Next() (Message, error) {
 	var line []byte
 	for {
 		chunk, err := r.br.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine+1 {
+		if len(line)+len(chunk) > MaxLine+macHex+2 {
 			return Message{}, violation("line exceeds %d bytes", MaxLine)
 		}
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
-			return ParseMessage(line[:len(line)-1])
+			return r.check(line[:len(line)-1])
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
@@ -158,12 +197,25 @@ func (r *Reader) Next() (Message, error) {
 	}
 }
 
-// Start is the first message to the runner: the program and the modules it
-// gets.
+// check verifies a line's authentication code and parses its message.
+func (r *Reader) check(line []byte) (Message, error) {
+	seq := r.seq
+	r.seq++
+	mac, body, ok := bytes.Cut(line, []byte(" "))
+	if !ok || len(mac) != macHex || !hmac.Equal(mac, []byte(MAC(r.key, seq, body))) {
+		return Message{}, violation("line %d fails its authentication code", seq)
+	}
+	return ParseMessage(body)
+}
+
+// Start is the first message to the runner: the program, the modules it
+// gets, and the key (hex) that authenticates the runner's lines. The
+// supervisor keeps the key; the program never sees it.
 type Start struct {
 	Type    string   `json:"type"` // "start"
 	Code    string   `json:"code"`
 	Modules []Module `json:"modules"`
+	Key     string   `json:"key"`
 }
 
 // Module is one wrapped server as the program sees it: `mcp_<alias>`.
@@ -203,8 +255,8 @@ type Reply struct {
 }
 
 // NewStart returns a start message.
-func NewStart(code string, modules []Module) Start {
-	return Start{Type: "start", Code: code, Modules: modules}
+func NewStart(code string, modules []Module, key []byte) Start {
+	return Start{Type: "start", Code: code, Modules: modules, Key: hex.EncodeToString(key)}
 }
 
 // Success returns the reply carrying value (JSON).

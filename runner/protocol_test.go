@@ -59,10 +59,21 @@ func TestParseMessage(t *testing.T) {
 	}
 }
 
+// signed returns lines as the supervisor writes them under key, from line
+// number first on.
+func signed(key []byte, first uint64, lines ...string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(MAC(key, first+uint64(i), []byte(l)) + " " + l + "\n")
+	}
+	return b.String()
+}
+
 func TestReader(t *testing.T) {
-	in := `{"type":"call","id":1,"server":"s","tool":"t","args":{}}` + "\n" +
-		`{"type":"done","error":null}` + "\n"
-	r := NewReader(strings.NewReader(in))
+	key := NewKey()
+	call := `{"type":"call","id":1,"server":"s","tool":"t","args":{}}`
+	done := `{"type":"done","error":null}`
+	r := NewReader(strings.NewReader(signed(key, 0, call, done)), key)
 	for _, want := range []string{TypeCall, TypeDone} {
 		m, err := r.Next()
 		if err != nil || m.Type != want {
@@ -72,12 +83,43 @@ func TestReader(t *testing.T) {
 	if _, err := r.Next(); err != io.EOF {
 		t.Fatalf("Next() at end = %v, want io.EOF", err)
 	}
-	if _, err := NewReader(strings.NewReader(`{"type":"done"`)).Next(); err != io.ErrUnexpectedEOF {
+	if _, err := NewReader(strings.NewReader(`{"type":"done"`), key).Next(); err != io.ErrUnexpectedEOF {
 		t.Fatalf("partial line: %v, want io.ErrUnexpectedEOF", err)
 	}
 	long := strings.Repeat("a", 3*MaxLine) + "\n"
-	if _, err := NewReader(strings.NewReader(long)).Next(); !errors.Is(err, ErrProtocol) {
+	if _, err := NewReader(strings.NewReader(long), key).Next(); !errors.Is(err, ErrProtocol) {
 		t.Fatalf("long line: %v, want protocol error", err)
+	}
+}
+
+// A line the program put on the stream, or one replayed, reordered or
+// signed with another key, ends the run: the attack is forging a call or
+// an early "done" from inside the sandbox.
+func TestReaderRefusesLinesWithoutTheRunsCode(t *testing.T) {
+	key := NewKey()
+	call := `{"type":"call","id":1,"server":"s","tool":"t","args":{}}`
+	done := `{"type":"done","error":null}`
+	cases := map[string]string{
+		"no code":       call + "\n",
+		"another key":   signed(NewKey(), 0, call),
+		"replayed line": signed(key, 0, call) + signed(key, 0, call),
+		"reordered":     signed(key, 1, call) + signed(key, 0, done),
+		"code of a cut line": func() string {
+			l := signed(key, 0, call)
+			return l[:len(l)-3] + "}\n"
+		}(),
+		"short code":     MAC(key, 0, []byte(call))[:31] + " " + call + "\n",
+		"upper-case hex": strings.ToUpper(MAC(key, 0, []byte(call))) + " " + call + "\n",
+	}
+	for name, in := range cases {
+		r := NewReader(strings.NewReader(in), key)
+		var err error
+		for err == nil {
+			_, err = r.Next()
+		}
+		if !errors.Is(err, ErrProtocol) {
+			t.Errorf("%s: %v, want a protocol error", name, err)
+		}
 	}
 }
 
@@ -114,7 +156,8 @@ func FuzzParseMessage(f *testing.F) {
 			t.Fatalf("accepted unknown type %q", m.Type)
 		}
 		// Whatever is accepted reads back the same through a Reader.
-		m2, err := NewReader(strings.NewReader(string(line) + "\n")).Next()
+		key := NewKey()
+		m2, err := NewReader(strings.NewReader(signed(key, 0, string(line))), key).Next()
 		if err != nil && !strings.Contains(string(line), "\n") {
 			t.Fatalf("Reader rejects what ParseMessage accepts: %v", err)
 		}

@@ -20,6 +20,8 @@ import ast
 import asyncio
 import builtins
 import codecs
+import hashlib
+import hmac
 import json
 import os
 import select
@@ -86,8 +88,30 @@ def write_all(fd, data):
         view = view[n:]
 
 
-def send(fd, msg):
-    write_all(fd, json.dumps(msg, separators=(",", ":"), allow_nan=False).encode() + b"\n")
+def take_key(start):
+    """Splits the run's key off the host's start line, so the program never
+    gets it; returns the line without it, and the key."""
+    msg = json.loads(start)
+    key = bytes.fromhex(msg.pop("key"))
+    if len(key) != 32:
+        raise ValueError("the key must be 32 bytes")
+    return json.dumps(msg, separators=(",", ":")).encode(), key
+
+
+def signer(fd, key):
+    """Returns send(msg): each line to the host is prefixed with the first 32
+    hex digits of HMAC-SHA256(key, line number || JSON), which the host checks
+    (runner/protocol.go). Only this process knows the key."""
+    seq = 0
+
+    def send(msg):
+        nonlocal seq
+        body = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode()
+        mac = hmac.new(key, seq.to_bytes(8, "big") + body, hashlib.sha256).hexdigest()[:32]
+        seq += 1
+        write_all(fd, mac.encode() + b" " + body + b"\n")
+
+    return send
 
 
 def set_not_dumpable():
@@ -141,7 +165,7 @@ def check_worker_message(msg):
     return {"type": "rpc", "id": cid, "method": method, "params": params}
 
 
-def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
+def supervise(pid, proto_in, host_buf, send, channels, out_r):
     """Relays between the worker's channels and the host until the worker ends."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     os.set_blocking(out_r, False)
@@ -158,11 +182,11 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
             out_open = False
             tail = decoder.decode(b"", final=True)
             if tail:
-                send(proto_out, {"type": "output", "data": tail})
+                send({"type": "output", "data": tail})
             return False
         text = decoder.decode(chunk)
         if text:
-            send(proto_out, {"type": "output", "data": text})
+            send({"type": "output", "data": text})
         return True
 
     worker_bufs = {ch.fileno(): (ch, LineBuffer(ch.fileno(), MAX_WORKER_LINE)) for ch in channels}
@@ -205,7 +229,7 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        send(proto_out, {"type": "done", "error": "ProtocolError: " + reason})
+        send({"type": "done", "error": "ProtocolError: " + reason})
         os._exit(0)
 
     def from_worker(fd):
@@ -224,7 +248,7 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
                 next_id += 1
                 routes[next_id] = (ch, msg["id"])
                 msg["id"] = next_id
-                send(proto_out, msg)
+                send(msg)
         except ValueError as exc:  # includes json.JSONDecodeError
             violation(str(exc)[:200])
         if buf.eof:
@@ -284,7 +308,7 @@ def supervise(pid, proto_in, host_buf, proto_out, channels, out_r):
         else:
             code = os.WEXITSTATUS(status)
             done = {"type": "done", "error": None if code == 0 else "the program exited with status %d" % code}
-    send(proto_out, done)
+    send(done)
 
 
 def main():
@@ -325,12 +349,13 @@ def main():
     sync_wk.close()
     try:
         start, host_buf = read_start(proto_in)
-    except SystemExit:
+        start, key = take_key(start)
+    except (SystemExit, ValueError, KeyError, TypeError, AttributeError):
         os.kill(pid, signal.SIGKILL)
         raise
     write_all(start_w, start + b"\n")
     os.close(start_w)
-    supervise(pid, proto_in, host_buf, proto_out, [call_sv, sync_sv], out_r)
+    supervise(pid, proto_in, host_buf, signer(proto_out, key), [call_sv, sync_sv], out_r)
 
 
 # -------------------------------------------------------------------- worker
