@@ -72,9 +72,20 @@ async function answerDialogs(page, ms) {
 }
 
 async function serverAction(page, server, action, timeout) {
-  await command(page, 'MCP: List Servers');
-  await pick(page, server);
-  await pick(page, action, timeout);
+  for (let i = 0; ; i++) {
+    try {
+      await command(page, 'MCP: List Servers');
+      await pick(page, server, 15000);
+      await pick(page, action, timeout ?? 15000);
+      break;
+    } catch (e) {
+      // A dialog may have come up over the list: close the list, answer
+      // the dialog, and do it again.
+      if (i >= 2) throw e;
+      await page.keyboard.press('Escape');
+      await answerDialogs(page, 500);
+    }
+  }
   if (process.env.DRIVE_DEBUG) await page.screenshot({ path: `${process.env.DRIVE_DEBUG}/${server}-${action}.png` });
 }
 
@@ -127,8 +138,9 @@ async function outputOf(page, server) {
         await page.screenshot({ path: screenshot.replace(/\.png$/, `-round${round}.png`) }).catch(() => {});
       }
     }
-    // The probe calls the tools once VS Code has all of them; each call
-    // asks the user first.
+    // The probe calls the tools once VS Code has all of them and this says
+    // go; each call asks the user first.
+    fs.writeFileSync(probeOut + '.go', '');
     for (const end = Date.now() + 45000; answers() < want && Date.now() < end;) {
       await answerDialogs(page, 250);
     }

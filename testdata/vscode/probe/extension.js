@@ -18,7 +18,10 @@ exports.activate = async function () {
   // calls, which ask the user to confirm each, come after.
   const deadline = Date.now() + 10 * 60 * 1000;
   let seen = '';
-  while (!requests.every(toolFor)) {
+  // ...and the driver has seen them all started (it creates $PROBE_OUT.go),
+  // so that the confirmations come while it waits for them.
+  const go = () => fs.existsSync(process.env.PROBE_OUT + '.go');
+  while (!requests.every(toolFor) || !go()) {
     const names = vscode.lm.tools.map(t => t.name);
     if (names.join(',') !== seen) {
       seen = names.join(',');
