@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -430,10 +431,11 @@ func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (js
 	return value, nil
 }
 
-// callError turns a failed forward into what the program may learn.
-func callError(ctx context.Context, server, tool string, limits Limits, err error) error {
+// callError turns a failed forward into what the program may learn. ctx is
+// the run's context, call the call's (ctx with the call timeout).
+func callError(ctx, call context.Context, server, tool string, limits Limits, err error) error {
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+	case ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || atOwnDeadline(ctx, call)):
 		return refuse("%s.%s timed out after %v", server, tool, limits.CallTimeout)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return refuse("%s.%s was cancelled: the run ended", server, tool)
@@ -446,4 +448,17 @@ func callError(ctx context.Context, server, tool string, limits Limits, err erro
 		return &hostFault{kind: "TransportError", err: err}
 	}
 	return &hostFault{kind: "ServerError", err: err}
+}
+
+// atOwnDeadline reports whether a call failed at its own deadline rather
+// than the run's, whatever error the transport made of it (mcp-go's SSE
+// client reports a timer of its own, set to the deadline, a moment before
+// the context expires).
+func atOwnDeadline(run, call context.Context) bool {
+	dl, ok := call.Deadline()
+	if !ok || time.Until(dl) > 50*time.Millisecond {
+		return false
+	}
+	rdl, ok := run.Deadline()
+	return !ok || rdl.After(dl)
 }

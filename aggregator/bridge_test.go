@@ -649,30 +649,40 @@ func TestCallError(t *testing.T) {
 	invalidParams := (&mcp.JSONRPCErrorDetails{Code: mcp.INVALID_PARAMS, Message: "SECRET bad field"}).AsError()
 	internal := (&mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: "SECRET stack trace"}).AsError()
 
+	// A call whose own deadline is a moment away, in a run that goes on.
+	callEnding, cancel3 := context.WithDeadline(context.Background(), time.Now().Add(10*time.Millisecond))
+	defer cancel3()
+
 	tests := []struct {
 		name      string
 		ctx       context.Context
+		call      context.Context // the call's context; ctx when nil
 		err       error
 		refusal   string // substring, when a refusal is wanted
 		faultKind string // when a hostFault is wanted
 	}{
-		{"own timeout, run alive", alive, context.DeadlineExceeded, "s.t timed out after 7s", ""},
-		{"own timeout wrapped by transport", alive, transport.NewError(context.DeadlineExceeded), "s.t timed out after 7s", ""},
-		{"own timeout wrapped by fmt", alive, fmt.Errorf("call: %w", context.DeadlineExceeded), "timed out after", ""},
-		{"run cancelled", cancelled, transport.NewError(context.Canceled), "s.t was cancelled", ""},
-		{"run cancelled, deadline error", cancelled, context.DeadlineExceeded, "s.t was cancelled", ""},
-		{"run deadline passed", expired, transport.NewError(context.DeadlineExceeded), "was cancelled: the run ended", ""},
-		{"invalid params sentinel", alive, mcp.ErrInvalidParams, "the server rejected the request as invalid", ""},
-		{"invalid params from JSON-RPC error", alive, invalidParams, "the server rejected the request as invalid", ""},
-		{"internal error is server error", alive, internal, "", "ServerError"},
-		{"plain error is server error", alive, errors.New("SECRET"), "", "ServerError"},
-		{"transport error", alive, transport.NewError(io.EOF), "", "TransportError"},
-		{"transport closed", alive, transport.ErrTransportClosed, "", "TransportError"},
-		{"transport closed wrapped", alive, fmt.Errorf("send: %w", transport.ErrTransportClosed), "", "TransportError"},
+		{"own timeout, run alive", alive, nil, context.DeadlineExceeded, "s.t timed out after 7s", ""},
+		{"own timeout wrapped by transport", alive, nil, transport.NewError(context.DeadlineExceeded), "s.t timed out after 7s", ""},
+		{"own timeout wrapped by fmt", alive, nil, fmt.Errorf("call: %w", context.DeadlineExceeded), "timed out after", ""},
+		{"run cancelled", cancelled, nil, transport.NewError(context.Canceled), "s.t was cancelled", ""},
+		{"run cancelled, deadline error", cancelled, nil, context.DeadlineExceeded, "s.t was cancelled", ""},
+		{"run deadline passed", expired, nil, transport.NewError(context.DeadlineExceeded), "was cancelled: the run ended", ""},
+		{"invalid params sentinel", alive, nil, mcp.ErrInvalidParams, "the server rejected the request as invalid", ""},
+		{"invalid params from JSON-RPC error", alive, nil, invalidParams, "the server rejected the request as invalid", ""},
+		{"internal error is server error", alive, nil, internal, "", "ServerError"},
+		{"plain error is server error", alive, nil, errors.New("SECRET"), "", "ServerError"},
+		{"transport error", alive, nil, transport.NewError(io.EOF), "", "TransportError"},
+		{"transport closed", alive, nil, transport.ErrTransportClosed, "", "TransportError"},
+		{"transport closed wrapped", alive, nil, fmt.Errorf("send: %w", transport.ErrTransportClosed), "", "TransportError"},
+		{"transport's own timer at the call's deadline", alive, callEnding, errors.New("timeout waiting for SSE response after 7s"), "s.t timed out after 7s", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := callError(tt.ctx, "s", "t", limits, tt.err)
+			call := tt.call
+			if call == nil {
+				call = tt.ctx
+			}
+			got := callError(tt.ctx, call, "s", "t", limits, tt.err)
 			if got == nil {
 				t.Fatal("callError = nil")
 			}

@@ -277,15 +277,10 @@ func (l Limits) validate() error {
 
 // Spec returns what each sandbox container is: image, runtime and limits.
 func (c Config) Spec() sandbox.Spec {
-	s := c.Limits.Spec(c.Image)
-	s.Runtime = c.Runtime
-	return s
-}
-
-// Spec returns the container limits for image.
-func (l Limits) Spec(image string) sandbox.Spec {
+	l := c.Limits
 	return sandbox.Spec{
-		Image:       image,
+		Image:       c.Image,
+		Runtime:     c.Runtime,
 		MemoryBytes: l.MemoryBytes,
 		NanoCPUs:    int64(l.CPUs * 1e9),
 		Pids:        l.Pids,

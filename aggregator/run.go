@@ -373,14 +373,6 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	defer cancel()
 	res, err := mod.up.call(cctx, m.Tool, args)
 	if err != nil {
-		// The call failed at its own deadline, not the run's: a timeout,
-		// whatever error the transport made of it (mcp-go's SSE client
-		// reports its own timer, set to the deadline, a moment early).
-		if dl, ok := cctx.Deadline(); ok && time.Until(dl) < 50*time.Millisecond {
-			if rdl, ok := ctx.Deadline(); !ok || rdl.After(dl) {
-				return nil, refuse("%s.%s timed out after %v", mod.srv.Name, m.Tool, limits.CallTimeout)
-			}
-		}
 		switch {
 		case errors.Is(err, errServerDown):
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
@@ -390,7 +382,7 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 			s.a.log.Warn("restarting a wrapped server failed", "server", mod.srv.Name, "err", err)
 			return nil, refuse("%s had stopped and could not be started again; the call to %s was not made", mod.srv.Name, m.Tool)
 		}
-		return nil, callError(ctx, mod.srv.Name, m.Tool, limits, err)
+		return nil, callError(ctx, cctx, mod.srv.Name, m.Tool, limits, err)
 	}
 	return resultValue(mod.srv.Name, m.Tool, res, limits.MaxResultBytes)
 }

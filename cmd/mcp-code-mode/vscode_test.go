@@ -221,9 +221,7 @@ func groupAlive(pgid int) bool {
 func writeJSONFile(t *testing.T, path string, v any) {
 	t.Helper()
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := writeJSON(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
