@@ -16,7 +16,7 @@ all: build
 
 build:
 	$(GO) build -o $(CLI) ./cmd/mcp-code-mode
-	$(GO) build -o $(TESTSERVER) ./testdata/testserver
+	$(GO) build -o $(TESTSERVER) ./internal/testserver
 
 # A reachable Docker engine (see .ci/engine.sh).
 engine:
@@ -40,7 +40,7 @@ $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/p
 	cd $(NPM_DIR) && node node_modules/@anthropic-ai/claude-code/install.cjs
 
 test: image testdata testdata-vscode
-	$(GO) test -count=1 ./... ./testdata/testserver/...
+	$(GO) test -count=1 ./...
 
 # The security and pool tests again, against Podman's Docker-compatible API.
 test-podman: build
@@ -50,7 +50,7 @@ test-podman: build
 # .ci/engine.sh registers when it starts dockerd).
 GVISOR_TESTS := TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled|TestTheWrappedServer|TestAServerThatCrashes|TestWithGVisor|TestUnknownTools|TestTheAllowlist|TestARunHasAFixed
 test-gvisor: image
-	MCM_TEST_RUNTIME=runsc $(GO) test -count=1 ./aggregator -run '$(GVISOR_TESTS)'
+	MCM_TEST_RUNTIME=runsc $(GO) test -count=1 ./internal/aggregator -run '$(GVISOR_TESTS)'
 
 # Unit tests only: no engine, no npm servers.
 test-short:
@@ -58,13 +58,13 @@ test-short:
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./... ./testdata/testserver/...
-	$(GO) run $(STATICCHECK) ./... ./testdata/testserver/...
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 fuzz:
 	$(GO) test -run XXX -fuzz FuzzParseMessage -fuzztime 30s ./runner
 	$(GO) test -run XXX -fuzz FuzzFromSchema -fuzztime 30s ./stubs
-	$(GO) test -run XXX -fuzz FuzzCheckArgs -fuzztime 30s ./aggregator
+	$(GO) test -run XXX -fuzz FuzzCheckArgs -fuzztime 30s ./internal/aggregator
 
 demo: image testdata
 	@bash configs/demo.sh

@@ -23,4 +23,4 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 export DOCKER_HOST="unix://$sock"
 podman --version
 bin/mcp-code-mode build-image --if-stale | tail -1
-go test -count=1 ./aggregator -run 'TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled'
+go test -count=1 ./internal/aggregator -run 'TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled'

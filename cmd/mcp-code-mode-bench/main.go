@@ -31,7 +31,7 @@ import (
 
 	dockerclient "github.com/moby/moby/client"
 
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 type options struct {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // The programs the runs send.

@@ -24,7 +24,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	dockerclient "github.com/moby/moby/client"
 
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // cleaner runs cleanup functions once each, the newest first.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 )
 
 // The targets.

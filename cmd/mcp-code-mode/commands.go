@@ -18,10 +18,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcp-code-mode/mcp-code-mode/aggregator"
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/runner"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 func parse(fs *flag.FlagSet, args []string) error {

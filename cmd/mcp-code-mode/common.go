@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/aggregator"
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // listFlag is a repeatable flag; commas also separate values.

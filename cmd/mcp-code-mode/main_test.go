@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
-	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 var (
@@ -49,7 +49,7 @@ func testMain(m *testing.M) int {
 	testDir = dir
 	binPath = filepath.Join(dir, "mcp-code-mode")
 	serverBin = filepath.Join(dir, "testserver")
-	for _, b := range []struct{ out, pkg string }{{binPath, "."}, {serverBin, "../../testdata/testserver"}} {
+	for _, b := range []struct{ out, pkg string }{{binPath, "."}, {serverBin, "../../internal/testserver"}} {
 		if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b.pkg, err, out)
 			return 1

@@ -1,6 +1,6 @@
 package discovery
 
-//go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../testdata/catalogs -out synonyms_wordnet.go
+//go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../../testdata/catalogs -out synonyms_wordnet.go
 
 import (
 	"sort"

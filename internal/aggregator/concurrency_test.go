@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
-	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 // maxOverlap is the largest number of calls the server had in flight at once.

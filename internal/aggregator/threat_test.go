@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 func TestNoSecretFromTheHostIsInside(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 func TestMergeAppliesTheConfigFileOnTopOfDiscovery(t *testing.T) {

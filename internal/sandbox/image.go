@@ -21,7 +21,7 @@ import (
 	"github.com/moby/moby/api/types/jsonstream"
 	"github.com/moby/moby/client"
 
-	"github.com/mcp-code-mode/mcp-code-mode/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 )
 
 // DefaultImage is the tag of the sandbox image.

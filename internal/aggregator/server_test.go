@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 func stdioServers(n int, desc func(i int) string) []discovery.Server {

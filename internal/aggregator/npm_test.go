@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 // npmServer is a real MCP server from the pinned npm packages in
@@ -14,7 +14,7 @@ import (
 // installed (`make testdata`).
 func npmServer(t *testing.T, name, bin string, args ...string) discovery.Server {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "testdata", "npm", "node_modules", ".bin", bin))
+	path, err := filepath.Abs(filepath.Join("..", "..", "testdata", "npm", "node_modules", ".bin", bin))
 	if err != nil {
 		t.Fatal(err)
 	}

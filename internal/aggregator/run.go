@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/runner"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
-	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
 // Request is one program to run.

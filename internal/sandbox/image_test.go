@@ -21,7 +21,7 @@ import (
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 
-	"github.com/mcp-code-mode/mcp-code-mode/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 )
 
 // testImage is the tag the tests build; DefaultImage is only built (once)

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
 // ToolName is the one tool this server exposes.

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
-	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 // Shared by the tests of this package: the test server binary and a
@@ -36,7 +36,7 @@ func testMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	testServerBin = filepath.Join(dir, "testserver")
-	if out, err := exec.Command("go", "build", "-o", testServerBin, "../testdata/testserver").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", testServerBin, "../testserver").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build testserver: %v\n%s", err, out)
 		return 1
 	}

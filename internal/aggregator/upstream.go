@@ -22,7 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 // Version is reported to wrapped servers and clients.

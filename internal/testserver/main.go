@@ -41,7 +41,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcp-code-mode/mcp-code-mode/testdata/testserver/calllog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 const version = "0.1.0"

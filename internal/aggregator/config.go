@@ -20,8 +20,8 @@ import (
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // Limits are every limit a run is held to. DefaultLimits documents the

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/sandbox"
-	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
 // Engine starts sandbox containers: *sandbox.Engine starts a fresh one,

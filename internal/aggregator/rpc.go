@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
-	"github.com/mcp-code-mode/mcp-code-mode/runner"
-	"github.com/mcp-code-mode/mcp-code-mode/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
 // rpc answers a runtime helper call from the program.

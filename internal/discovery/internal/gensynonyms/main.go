@@ -42,7 +42,7 @@ import (
 
 func main() {
 	wnDir := flag.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 dict directory (index.* and data.* files)")
-	catalogs := flag.String("catalogs", "../testdata/catalogs", "directory of tool catalogs (*.json) that define the vocabulary")
+	catalogs := flag.String("catalogs", "../../testdata/catalogs", "directory of tool catalogs (*.json) that define the vocabulary")
 	out := flag.String("out", "synonyms_wordnet.go", "output Go file")
 	senses := flag.Int("senses", 3, "how many of a word's most frequent senses take part")
 	flag.Parse()

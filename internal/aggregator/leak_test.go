@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 // TestRunsLeaveNoGoroutineBehind runs programs that end every way a run can

@@ -21,7 +21,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/mcp-code-mode/mcp-code-mode/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 // Refusal is a message of the bridge's own about a call: it reaches the

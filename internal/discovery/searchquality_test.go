@@ -17,9 +17,9 @@ import (
 // testdata/search/results.txt.
 
 const (
-	searchCatalogDir = "../testdata/catalogs"
-	searchQueryFile  = "../testdata/search/queries.json"
-	searchResultFile = "../testdata/search/results.txt"
+	searchCatalogDir = "../../testdata/catalogs"
+	searchQueryFile  = "../../testdata/search/queries.json"
+	searchResultFile = "../../testdata/search/results.txt"
 )
 
 func init() {
