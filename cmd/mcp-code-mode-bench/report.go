@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // The targets.
@@ -79,7 +79,7 @@ func mb(kB int64) string { return fmt.Sprintf("%.1f MB", float64(kB)*1024/1e6) }
 
 // targets turns the measurements into the table and the details.
 func (r *report) targets(b *bench) {
-	lim := aggregator.DefaultLimits()
+	lim := config.DefaultLimits()
 	o := b.o
 	sp := summarize(r.spaced)
 	dk := summarize(r.docker)
@@ -181,7 +181,7 @@ func (r *report) latencyLine(name string, ds, server []time.Duration) {
 	r.para("| %s | %d | %s | %s | %s | %s | %s |", name, s.N, ms(s.Median), ms(s.P95), ms(s.Min), ms(s.Max), srv)
 }
 
-func (r *report) detailLatency(b *bench, lim aggregator.Limits) {
+func (r *report) detailLatency(b *bench, lim config.Limits) {
 	r.para("### 1. Latency of a trivial program")
 	r.para("")
 	r.para("Client-side wall time of one `run_python` call (mcp-go over stdio to `serve`), and of one `docker run --rm` process.")
@@ -279,7 +279,7 @@ func (r *report) detailPerCall(added time.Duration) {
 	r.para("")
 }
 
-func (r *report) detailConcurrency(b *bench, lim aggregator.Limits) {
+func (r *report) detailConcurrency(b *bench, lim config.Limits) {
 	if r.gather.Inside == 0 {
 		return
 	}

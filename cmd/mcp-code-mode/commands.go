@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
@@ -52,9 +53,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
-	var wrapped *discovery.Server
+	var wrapped *config.Server
 	if rest := c.fs.Args(); len(rest) > 0 {
-		s := discovery.Server{Name: *name, Transport: discovery.TransportStdio, Command: rest[0], Args: rest[1:], Source: "command line"}
+		s := config.Server{Name: *name, Transport: config.TransportStdio, Command: rest[0], Args: rest[1:], Source: "command line"}
 		if s.Name == "" {
 			s.Name = filepath.Base(rest[0])
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
@@ -42,7 +43,7 @@ func (f secondsFlag) String() string {
 }
 
 func (f secondsFlag) Set(v string) error {
-	d, err := aggregator.ParseSeconds(v)
+	d, err := config.ParseSeconds(v)
 	if err != nil {
 		return err
 	}
@@ -100,12 +101,12 @@ func defaultConfigPath() string {
 }
 
 // load reads the configuration (defaults < file < environment < flags).
-func (c *common) load() (aggregator.Config, string, error) {
+func (c *common) load() (config.Config, string, error) {
 	path := c.config
 	if path == "" {
 		path = defaultConfigPath()
 	}
-	cfg, err := aggregator.LoadConfig(path, os.Environ())
+	cfg, err := config.Load(path, os.Environ())
 	if err != nil {
 		return cfg, path, err
 	}
@@ -156,15 +157,15 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 // files (unless discovery is off), with this program's config file on top;
 // or only wrapped (from serve -- CMD) when given. The problems met in
 // client files are returned, not fatal.
-func servers(cfg aggregator.Config, path string, wrapped *discovery.Server) ([]discovery.Server, []discovery.Problem, error) {
+func servers(cfg config.Config, path string, wrapped *config.Server) ([]config.Server, []discovery.Problem, error) {
 	if wrapped != nil {
-		return []discovery.Server{*wrapped}, nil, nil
+		return []config.Server{*wrapped}, nil, nil
 	}
 	source := path
 	if source == "" {
 		source = "config"
 	}
-	var found []discovery.Server
+	var found []config.Server
 	var problems []discovery.Problem
 	if !cfg.NoDiscovery {
 		found, problems = discovery.Discover(discoveryOptions(cfg))
@@ -174,7 +175,7 @@ func servers(cfg aggregator.Config, path string, wrapped *discovery.Server) ([]d
 }
 
 // discoveryOptions are the places to look, and what counts as this program.
-func discoveryOptions(cfg aggregator.Config) discovery.Options {
+func discoveryOptions(cfg config.Config) discovery.Options {
 	opts := discovery.Options{Self: []string{"mcp-code-mode"}, Skip: map[string]bool{}}
 	if exe, err := os.Executable(); err == nil {
 		opts.Self = append(opts.Self, exe)
@@ -250,7 +251,7 @@ func (l *lazyEngine) Close() error {
 // problems met in client config files (already logged). warm says whether
 // to keep containers started ahead of need (serve does; a one-shot command
 // would only waste them).
-func setup(c *common, stderr io.Writer, wrapped *discovery.Server, warm bool) (*aggregator.Aggregator, *lazyEngine, []discovery.Problem, error) {
+func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*aggregator.Aggregator, *lazyEngine, []discovery.Problem, error) {
 	cfg, path, err := c.load()
 	if err != nil {
 		return nil, nil, nil, err

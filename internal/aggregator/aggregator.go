@@ -9,7 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
@@ -23,10 +25,10 @@ type Engine interface {
 // Aggregator serves programs: it owns the configured servers and runs each
 // program in a fresh sandbox, checking every call it makes.
 type Aggregator struct {
-	cfg     Config
+	cfg     config.Config
 	engine  Engine
 	log     *slog.Logger
-	policy  Policy
+	policy  policy.Policy
 	entries []*entry          // configured servers, sorted by name
 	byName  map[string]*entry // by name and by alias
 	wg      sync.WaitGroup    // sandboxes being removed
@@ -42,7 +44,7 @@ func (a *Aggregator) bumpCatalog() { a.catalogGen.Add(1) }
 
 // entry is one configured server and its Python alias.
 type entry struct {
-	srv   discovery.Server
+	srv   config.Server
 	alias string
 	up    *upstream
 
@@ -52,13 +54,13 @@ type entry struct {
 
 // New returns an aggregator over servers. engine may be nil for commands
 // that never run programs. It starts nothing yet.
-func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger) (*Aggregator, error) {
+func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Logger) (*Aggregator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
-	sorted := slices.SortedFunc(slices.Values(servers), func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
+	sorted := slices.SortedFunc(slices.Values(servers), func(x, y config.Server) int { return strings.Compare(x.Name, y.Name) })
 	// A name that already is an identifier is its own alias; the others get
 	// theirs around them, so no alias equals another server's name.
 	var namer stubs.Namer
@@ -75,7 +77,7 @@ func New(cfg Config, servers []discovery.Server, engine Engine, log *slog.Logger
 		if stubs.Identifier(s.Name) != s.Name {
 			alias = namer.Name(s.Name)
 		}
-		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, discovery.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
+		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
 		a.entries = append(a.entries, e)
 		a.byName[s.Name] = e
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"reflect"
 	"slices"
 	"strconv"
@@ -21,7 +20,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // Refusal is a message of the bridge's own about a call: it reaches the
@@ -67,85 +66,6 @@ func truncateRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
-}
-
-// Policy decides which tools of which servers programs may call. Patterns are
-// SERVER (all its tools) or SERVER.TOOL_GLOB (path.Match syntax); a server's
-// own Allow and Deny are tool globs. Deny wins.
-type Policy struct {
-	Allow []string
-	Deny  []string
-	// DefaultDeny refuses every tool that no allow list names.
-	DefaultDeny bool
-}
-
-// Allowed reports whether tool of srv (known to programs as alias) may be
-// called. readOnly says whether the tool is annotated readOnlyHint; a
-// read-only server allows only those.
-func (p Policy) Allowed(srv discovery.Server, alias, tool string, readOnly bool) bool {
-	if matchAny(srv.Deny, tool) || p.matches(p.Deny, srv, alias, tool) {
-		return false
-	}
-	if srv.ReadOnly && !readOnly {
-		return false
-	}
-	if len(srv.Allow) > 0 && !matchAny(srv.Allow, tool) {
-		return false
-	}
-	if len(p.Allow) > 0 && !p.matches(p.Allow, srv, alias, tool) {
-		return false
-	}
-	return !p.DefaultDeny || len(srv.Allow) > 0 || len(p.Allow) > 0
-}
-
-// ReadOnly reports whether the tool's annotations say it does not modify
-// its environment.
-func (t RawTool) ReadOnly() bool {
-	var a struct {
-		ReadOnlyHint bool `json:"readOnlyHint"`
-	}
-	return len(t.Annotations) > 0 && json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
-}
-
-// DeniesServer reports whether a deny pattern names the whole server.
-func (p Policy) DeniesServer(srv discovery.Server, alias string) bool {
-	for _, pat := range p.Deny {
-		if pat == srv.Name || pat == alias {
-			return true
-		}
-	}
-	return false
-}
-
-func (p Policy) matches(patterns []string, srv discovery.Server, alias, tool string) bool {
-	for _, pat := range patterns {
-		if pat == srv.Name || pat == alias {
-			return true
-		}
-		for _, name := range []string{srv.Name, alias} {
-			if globMatch(pat, name+"."+tool) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func matchAny(globs []string, name string) bool {
-	for _, g := range globs {
-		if globMatch(g, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// globMatch is path.Match where '*' and '?' also match '/': tool names are
-// not paths, and a deny glob must not fail open on "admin/delete".
-func globMatch(pattern, name string) bool {
-	const sep = "\x00"
-	ok, _ := path.Match(strings.ReplaceAll(pattern, "/", sep), strings.ReplaceAll(name, "/", sep))
-	return ok
 }
 
 // checkedTool is a tool with what the bridge needs to check calls of it.
@@ -433,7 +353,7 @@ func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (js
 
 // callError turns a failed forward into what the program may learn. ctx is
 // the run's context, call the call's (ctx with the call timeout).
-func callError(ctx, call context.Context, server, tool string, limits Limits, err error) error {
+func callError(ctx, call context.Context, server, tool string, limits config.Limits, err error) error {
 	switch {
 	case ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || atOwnDeadline(ctx, call)):
 		return refuse("%s.%s timed out after %v", server, tool, limits.CallTimeout)

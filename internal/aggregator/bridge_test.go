@@ -17,102 +17,17 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
-
-// ---- Policy ----
-
-func TestPolicyAllowed(t *testing.T) {
-	gh := discovery.Server{Name: "github"}
-	dashed := discovery.Server{Name: "my-server"} // alias my_server
-	ghReadOnly := discovery.Server{Name: "github", Allow: []string{"read_*", "list_*"}}
-	ghNoWrite := discovery.Server{Name: "github", Deny: []string{"write_*"}}
-	ghAllDenyDel := discovery.Server{Name: "github", Allow: []string{"*"}, Deny: []string{"delete_*"}}
-	dotted := discovery.Server{Name: "io.example.remote"} // alias io_example_remote
-
-	tests := []struct {
-		name   string
-		policy Policy
-		srv    discovery.Server
-		alias  string
-		tool   string
-		want   bool
-	}{
-		{"no policy allows all", Policy{}, gh, "github", "write_file", true},
-
-		{"server allow glob matches", Policy{}, ghReadOnly, "github", "read_file", true},
-		{"server allow second glob matches", Policy{}, ghReadOnly, "github", "list_repos", true},
-		{"server allow glob does not match", Policy{}, ghReadOnly, "github", "write_file", false},
-		{"server deny glob matches", Policy{}, ghNoWrite, "github", "write_file", false},
-		{"server deny glob does not match", Policy{}, ghNoWrite, "github", "read_file", true},
-		{"server deny beats server allow", Policy{}, ghAllDenyDel, "github", "delete_repo", false},
-		{"server allow star", Policy{}, ghAllDenyDel, "github", "read_file", true},
-
-		{"global allow by server name", Policy{Allow: []string{"github"}}, gh, "github", "anything", true},
-		{"global allow names another server", Policy{Allow: []string{"slack"}}, gh, "github", "read_file", false},
-		{"global allow by alias", Policy{Allow: []string{"my_server"}}, dashed, "my_server", "t", true},
-		{"global allow by name of aliased server", Policy{Allow: []string{"my-server"}}, dashed, "my_server", "t", true},
-		{"global allow server.toolglob matches", Policy{Allow: []string{"github.read_*"}}, gh, "github", "read_file", true},
-		{"global allow server.toolglob no match", Policy{Allow: []string{"github.read_*"}}, gh, "github", "write_file", false},
-		{"global allow alias.toolglob", Policy{Allow: []string{"my_server.get_*"}}, dashed, "my_server", "get_x", true},
-		{"global allow name.toolglob of aliased server", Policy{Allow: []string{"my-server.get_*"}}, dashed, "my_server", "get_x", true},
-		{"global allow dotted name.toolglob", Policy{Allow: []string{"io.example.remote.get_*"}}, dotted, "io_example_remote", "get_x", true},
-		{"global allow glob over servers", Policy{Allow: []string{"*.read_*"}}, gh, "github", "read_file", true},
-		{"global allow exact tool", Policy{Allow: []string{"github.read_file"}}, gh, "github", "read_files", false},
-
-		{"global deny by server name", Policy{Deny: []string{"github"}}, gh, "github", "read_file", false},
-		{"global deny by alias", Policy{Deny: []string{"my_server"}}, dashed, "my_server", "t", false},
-		{"global deny server.toolglob", Policy{Deny: []string{"github.write_*"}}, gh, "github", "write_file", false},
-		{"global deny server.toolglob leaves others", Policy{Deny: []string{"github.write_*"}}, gh, "github", "read_file", true},
-		{"global deny beats global allow of server", Policy{Allow: []string{"github"}, Deny: []string{"github"}}, gh, "github", "read_file", false},
-		{"global deny tool beats global allow server", Policy{Allow: []string{"github"}, Deny: []string{"github.delete_*"}}, gh, "github", "delete_repo", false},
-		{"global deny beats server allow", Policy{Deny: []string{"github.read_secret"}}, ghReadOnly, "github", "read_secret", false},
-		{"global allow cannot undo server deny", Policy{Allow: []string{"github.write_*"}}, ghNoWrite, "github", "write_file", false},
-		{"global allow cannot undo server allow list", Policy{Allow: []string{"github"}}, ghReadOnly, "github", "write_file", false},
-
-		{"bad server allow glob allows nothing", Policy{}, discovery.Server{Name: "s", Allow: []string{"[read"}}, "s", "[read", false},
-		{"bad global allow glob allows nothing", Policy{Allow: []string{"s.[x"}}, discovery.Server{Name: "s"}, "s", "[x", false},
-		{"bad global allow glob, tool named like it", Policy{Allow: []string{"s.\\"}}, discovery.Server{Name: "s"}, "s", "\\", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.policy.Allowed(tt.srv, tt.alias, tt.tool, false); got != tt.want {
-				t.Errorf("Policy{Allow:%q Deny:%q}.Allowed(server %q allow=%q deny=%q, alias %q, tool %q) = %v, want %v",
-					tt.policy.Allow, tt.policy.Deny, tt.srv.Name, tt.srv.Allow, tt.srv.Deny, tt.alias, tt.tool, got, tt.want)
-			}
-		})
-	}
-}
-
-// A deny glob must deny every tool name it is meant to cover; path.Match's
-// "*" stops at "/", so a tool whose name contains "/" escapes "*" globs.
-func TestPolicyDenyGlobCoversSlashInToolName(t *testing.T) {
-	tests := []struct {
-		name   string
-		policy Policy
-		srv    discovery.Server
-	}{
-		{"server deny star", Policy{}, discovery.Server{Name: "s", Deny: []string{"*"}}},
-		{"global deny server.star", Policy{Deny: []string{"s.*"}}, discovery.Server{Name: "s"}},
-		{"global deny star.admin", Policy{Deny: []string{"*.admin*"}}, discovery.Server{Name: "s"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.policy.Allowed(tt.srv, "s", "admin/delete_all", false) {
-				t.Errorf("tool %q is allowed although the deny pattern should cover it", "admin/delete_all")
-			}
-		})
-	}
-}
 
 // Global patterns match a server by name or alias; an alias may equal the
 // name of another server, so a pattern meant for one allows the other.
 func TestPolicyAliasCollidesWithOtherServerName(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.Allow = []string{"a_b"}
-	a, err := New(cfg, []discovery.Server{
-		{Name: "a-b", Transport: discovery.TransportStdio, Command: "x"},
-		{Name: "a_b", Transport: discovery.TransportStdio, Command: "x"},
+	a, err := New(cfg, []config.Server{
+		{Name: "a-b", Transport: config.TransportStdio, Command: "x"},
+		{Name: "a_b", Transport: config.TransportStdio, Command: "x"},
 	}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -638,7 +553,7 @@ func TestResultValue(t *testing.T) {
 // ---- callError ----
 
 func TestCallError(t *testing.T) {
-	limits := DefaultLimits()
+	limits := config.DefaultLimits()
 	limits.CallTimeout = 7 * time.Second
 	alive := context.Background()
 	cancelled, cancel := context.WithCancel(context.Background())

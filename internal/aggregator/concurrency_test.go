@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
@@ -40,7 +40,7 @@ func maxOverlap(calls []calllog.Record) int {
 func TestCallsToOneServerAreLimited(t *testing.T) {
 	needEngine(t)
 	srv, log := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Limits.ServerConcurrency = 2 }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Limits.ServerConcurrency = 2 }, srv)
 	res := run(t, a, `
 import asyncio
 await asyncio.gather(*(mcp_t.sleep(ms=200) for _ in range(6)))
@@ -59,7 +59,7 @@ print("done")
 func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
 	needEngine(t)
 	srv, log := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Limits.ConcurrentRuns = 1 }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Limits.ConcurrentRuns = 1 }, srv)
 	var wg sync.WaitGroup
 	results := make([]Result, 3)
 	for i := range results {
@@ -78,10 +78,10 @@ func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
 
 func TestPooledRunsNeverShareAContainer(t *testing.T) {
 	e := needEngine(t)
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.Runtime = testRuntime()
 	pool := sandbox.NewPool(e, cfg.Spec(), 2, nil)
-	a, err := New(cfg, []discovery.Server{}, pool, slog.New(slog.DiscardHandler))
+	a, err := New(cfg, []config.Server{}, pool, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

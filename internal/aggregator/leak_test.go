@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // TestRunsLeaveNoGoroutineBehind runs programs that end every way a run can
@@ -21,11 +21,11 @@ func TestRunsLeaveNoGoroutineBehind(t *testing.T) {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
 	)
 	srv, _ := testServer(t, "t")
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.CatalogDir = t.TempDir()
 	cfg.Limits.Deadline = 3 * time.Second
 	cfg.Limits.CallTimeout = time.Second
-	a, err := New(cfg, []discovery.Server{srv}, engine, nil)
+	a, err := New(cfg, []config.Server{srv}, engine, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

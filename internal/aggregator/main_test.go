@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
@@ -95,20 +95,20 @@ func testRuntime() string { return os.Getenv("MCM_TEST_RUNTIME") }
 
 // testServer is the test server from testdata, logging its calls to a file
 // in the test's temp dir; the log's path is returned too.
-func testServer(t *testing.T, name string, args ...string) (discovery.Server, string) {
+func testServer(t *testing.T, name string, args ...string) (config.Server, string) {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), name+".log")
-	return discovery.Server{
-		Name: name, Transport: discovery.TransportStdio, Command: testServerBin,
+	return config.Server{
+		Name: name, Transport: config.TransportStdio, Command: testServerBin,
 		Args: append([]string{"-name", name, "-log", log}, args...), Source: "test",
 	}, log
 }
 
 // newAgg returns an aggregator over servers with the default limits changed
 // by tune (may be nil), closed when the test ends.
-func newAgg(t *testing.T, tune func(*Config), servers ...discovery.Server) *Aggregator {
+func newAgg(t *testing.T, tune func(*config.Config), servers ...config.Server) *Aggregator {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.CatalogDir = t.TempDir()
 	cfg.Runtime = testRuntime()
 	if tune != nil {

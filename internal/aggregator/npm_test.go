@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // npmServer is a real MCP server from the pinned npm packages in
 // testdata/npm; the test skips (or fails under CI) when they are not
 // installed (`make testdata`).
-func npmServer(t *testing.T, name, bin string, args ...string) discovery.Server {
+func npmServer(t *testing.T, name, bin string, args ...string) config.Server {
 	t.Helper()
 	path, err := filepath.Abs(filepath.Join("..", "..", "testdata", "npm", "node_modules", ".bin", bin))
 	if err != nil {
@@ -24,7 +24,7 @@ func npmServer(t *testing.T, name, bin string, args ...string) discovery.Server 
 		}
 		t.Skipf("npm test servers are not installed (run `make testdata`): %v", err)
 	}
-	return discovery.Server{Name: name, Transport: discovery.TransportStdio, Command: path, Args: args, Source: "test"}
+	return config.Server{Name: name, Transport: config.TransportStdio, Command: path, Args: args, Source: "test"}
 }
 
 func TestServerEverythingFromNpm(t *testing.T) {

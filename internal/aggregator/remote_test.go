@@ -15,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // httpTestServer starts the test server over streamable HTTP and returns
@@ -82,11 +83,11 @@ func TestARemoteServerGetsItsBearerTokenFromAVariable(t *testing.T) {
 		}
 		return true
 	})
-	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, BearerTokenEnv: "MCM_TEST_TOKEN", Source: "test"}
+	srv := config.Server{Name: "remote", Transport: config.TransportHTTP, URL: url, BearerTokenEnv: "MCM_TEST_TOKEN", Source: "test"}
 
 	t.Setenv("MCM_TEST_TOKEN", "s3cret-token")
 	dir := t.TempDir()
-	a := newAgg(t, func(c *Config) { c.CatalogDir = dir }, srv)
+	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, srv)
 	res := run(t, a, `
 print(await mcp_remote.add(a=2, b=3))
 try:
@@ -102,7 +103,7 @@ except ToolError as e:
 		t.Fatalf("the server saw Authorization %q", sawToken.Load())
 	}
 	// The token is in no cache file.
-	if ct, ok := (discovery.Catalog{Dir: dir}).Load(srv); !ok || strings.Contains(string(mustJSON(t, ct)), "s3cret") {
+	if ct, ok := (catalog.Catalog{Dir: dir}).Load(srv); !ok || strings.Contains(string(mustJSON(t, ct)), "s3cret") {
 		t.Fatalf("catalog: ok=%v, or it holds the token", ok)
 	}
 
@@ -141,7 +142,7 @@ func TestADroppedHTTPSessionIsRenewed(t *testing.T) {
 		}
 		return true
 	})
-	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, Source: "test"}
+	srv := config.Server{Name: "remote", Transport: config.TransportHTTP, URL: url, Source: "test"}
 	a := newAgg(t, nil, srv)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -169,8 +170,8 @@ func TestAnSSEServerIsCalledThroughTheBridge(t *testing.T) {
 	if !strings.HasSuffix(url, "/sse") {
 		t.Fatalf("SSE URL %q", url)
 	}
-	srv := discovery.Server{Name: "remote", Transport: discovery.TransportSSE, URL: url, Headers: map[string]string{"X-Team": "blue"}, Source: "test"}
-	a := newAgg(t, func(c *Config) { c.Limits.CallTimeout = time.Second }, srv)
+	srv := config.Server{Name: "remote", Transport: config.TransportSSE, URL: url, Headers: map[string]string{"X-Team": "blue"}, Source: "test"}
+	a := newAgg(t, func(c *config.Config) { c.Limits.CallTimeout = time.Second }, srv)
 	res := run(t, a, `
 print(await mcp_remote.add(a=2, b=3))
 try:
@@ -209,7 +210,7 @@ func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
 		}
 		return true
 	})
-	srv := discovery.Server{Name: "remote", Transport: discovery.TransportHTTP, URL: url, Source: "test"}
+	srv := config.Server{Name: "remote", Transport: config.TransportHTTP, URL: url, Source: "test"}
 	a := newAgg(t, nil, srv)
 	res := run(t, a, "print(await mcp_remote.add(a=2, b=3))", "remote")
 	mustSucceed(t, res)

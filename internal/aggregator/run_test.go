@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 func TestTwoServersFromOneProgram(t *testing.T) {
@@ -163,7 +163,7 @@ for i in range(6):
 func TestServersStayUpBetweenRunsAndStopWhenIdle(t *testing.T) {
 	needEngine(t)
 	srv, _ := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Limits.ServerIdle = 500 * time.Millisecond }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Limits.ServerIdle = 500 * time.Millisecond }, srv)
 	for want := range []string{"1\n", "2\n"} {
 		res := run(t, a, "print(await mcp_t.counter())", "t")
 		mustSucceed(t, res)
@@ -217,7 +217,7 @@ print(await mcp_t.echo({"message": "x", "upper": True}))
 }
 
 func TestAServerThatFailsToStartIsReportedWithItsStderr(t *testing.T) {
-	bad := discovery.Server{Name: "bad", Transport: discovery.TransportStdio, Command: "sh",
+	bad := config.Server{Name: "bad", Transport: config.TransportStdio, Command: "sh",
 		Args: []string{"-c", "echo 'cannot open database: permission denied' >&2; exit 3"}}
 	a := newAgg(t, nil, bad)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -237,7 +237,7 @@ func deref(s *string) string {
 
 func TestRuntimeHelperCallsHaveABudget(t *testing.T) {
 	needEngine(t)
-	a := newAgg(t, func(c *Config) { c.Limits.MaxHelperCalls = 3 })
+	a := newAgg(t, func(c *config.Config) { c.Limits.MaxHelperCalls = 3 })
 	res := run(t, a, `
 from mcp import runtime
 ok = refused = 0

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
@@ -52,7 +53,7 @@ func TestTheWrappedServerGetsOnlyTheEnvironmentItIsGiven(t *testing.T) {
 	t.Setenv("MCM_TEST_SECRET", "not-for-servers")
 	t.Setenv("MCM_TEST_PASSED", "passed-on")
 	srv, _ := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Env = []string{"MCM_TEST_PASSED"} }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Env = []string{"MCM_TEST_PASSED"} }, srv)
 	res := run(t, a, `
 print(repr(await mcp_t.env(name="MCM_TEST_SECRET")))
 print(repr(await mcp_t.env(name="MCM_TEST_PASSED")))
@@ -164,7 +165,7 @@ print("caps", [l for l in open("/proc/self/status") if l.startswith(("CapEff", "
 func TestRunawayCodeEndsWithinTheDeadline(t *testing.T) {
 	needEngine(t)
 	const deadline = 6 * time.Second
-	a := newAgg(t, func(c *Config) { c.Limits.Deadline = deadline })
+	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = deadline })
 	programs := map[string]string{
 		"fork bomb": `
 import os, time
@@ -209,7 +210,7 @@ while True:
 
 func TestRunawayCodeIsStoppedAndTheNextRunStartsFresh(t *testing.T) {
 	needEngine(t)
-	a := newAgg(t, func(c *Config) { c.Limits.Deadline = 4 * time.Second })
+	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = 4 * time.Second })
 	res := run(t, a, `
 import os
 open("/tmp/left-behind", "w").write("x")
@@ -390,7 +391,7 @@ func TestTheAllowlistKeepsOtherToolsOut(t *testing.T) {
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	srv.Allow = []string{"add", "get-*"}
-	a := newAgg(t, func(c *Config) { c.Deny = []string{"t.get-weather"} }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Deny = []string{"t.get-weather"} }, srv)
 	res := run(t, a, `
 from mcp import runtime
 print(sorted(n for n in dir(mcp_t) if not n.startswith("_")))
@@ -476,7 +477,7 @@ print(len(await mcp_t.echo(message="x" * 16000)))
 func TestARunHasAFixedBudgetOfCalls(t *testing.T) {
 	needEngine(t)
 	srv, log := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Limits.MaxCalls = 5 }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 5 }, srv)
 	res := run(t, a, `
 import asyncio
 ok = refused = 0
@@ -512,7 +513,7 @@ print(ok, refused, last[0])
 func TestASlowToolTimesOutAndTheServerSurvives(t *testing.T) {
 	needEngine(t)
 	srv, _ := testServer(t, "t")
-	a := newAgg(t, func(c *Config) { c.Limits.CallTimeout = time.Second }, srv)
+	a := newAgg(t, func(c *config.Config) { c.Limits.CallTimeout = time.Second }, srv)
 	res := run(t, a, `
 print(await mcp_t.counter())
 try:
@@ -605,7 +606,7 @@ func TestWithGVisorTheCodeRunsOnGVisorsKernel(t *testing.T) {
 	hostRelease := utsString(host.Release[:])
 	code := "import platform; print(platform.release())"
 	for _, runtime := range []string{"", "runsc"} {
-		a := newAgg(t, func(c *Config) { c.Runtime = runtime })
+		a := newAgg(t, func(c *config.Config) { c.Runtime = runtime })
 		res := run(t, a, code)
 		mustSucceed(t, res)
 		got := strings.TrimSpace(res.Stdout)

@@ -22,7 +22,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // Version is reported to wrapped servers and clients.
@@ -43,6 +44,15 @@ type RawTool struct {
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 }
 
+// ReadOnly reports whether the tool's annotations say it does not modify
+// its environment.
+func (t RawTool) ReadOnly() bool {
+	var a struct {
+		ReadOnlyHint bool `json:"readOnlyHint"`
+	}
+	return len(t.Annotations) > 0 && json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
+}
+
 // session is one live connection to a wrapped server.
 type session struct {
 	c      *client.Client
@@ -55,11 +65,11 @@ type session struct {
 // upstream owns one wrapped server: it starts it on first use, keeps it
 // while it is used, stops it when idle, and restarts it after a crash.
 type upstream struct {
-	srv     discovery.Server
+	srv     config.Server
 	passEnv []string
-	limits  Limits
+	limits  config.Limits
 	log     *slog.Logger
-	catalog discovery.Catalog
+	catalog catalog.Catalog
 	changed func()        // called when the tool list changes
 	calls   chan struct{} // bounds calls in flight
 
@@ -83,7 +93,7 @@ const (
 	restartWindow = time.Minute
 )
 
-func newUpstream(srv discovery.Server, passEnv []string, limits Limits, catalog discovery.Catalog, changed func(), log *slog.Logger) *upstream {
+func newUpstream(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), log *slog.Logger) *upstream {
 	return &upstream{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
 		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name)}
 }
@@ -246,7 +256,7 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 	deadline := time.Now().Add(u.limits.ConnectTimeout)
 	for attempt := 0; ; attempt++ {
 		sess, tools, err := u.startOnce(ctx)
-		if err == nil || u.srv.Transport == discovery.TransportStdio || u.srv.Transport == "" ||
+		if err == nil || u.srv.Transport == config.TransportStdio || u.srv.Transport == "" ||
 			attempt == maxConnectRetries || !transient(err) {
 			return sess, tools, err
 		}
@@ -286,15 +296,15 @@ func (u *upstream) startOnce(ctx context.Context) (*session, []RawTool, error) {
 	sess := &session{cancel: cancel}
 	var err error
 	switch u.srv.Transport {
-	case discovery.TransportStdio, "":
+	case config.TransportStdio, "":
 		sess.stderr = &tailBuffer{max: 4 << 10}
 		sess.c, err = u.stdioClient(life, sess)
-	case discovery.TransportHTTP:
+	case config.TransportHTTP:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
 			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log))
 		}
-	case discovery.TransportSSE:
+	case config.TransportSSE:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
 			// mcp-go's own waits (30 s for the endpoint, 60 s for each

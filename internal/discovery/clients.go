@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // Options say where to look. Tests point Home etc. at fixtures; zero values
@@ -64,7 +66,7 @@ func Clients(opts Options) []ClientFiles {
 // local scope before user scope); entries in file order (JSON), or sorted
 // by name (TOML and YAML maps). Duplicates and name clashes are then
 // resolved as dedupe documents.
-func Discover(opts Options) ([]Server, []Problem) {
+func Discover(opts Options) ([]config.Server, []Problem) {
 	r := &reader{env: resolve(opts), parsed: map[string]*file{}}
 	for _, c := range clientTable {
 		if opts.Skip[c.id] {
@@ -317,7 +319,7 @@ var clientTable = []clientDef{
 // reader collects what Discover finds.
 type reader struct {
 	env
-	servers  []Server
+	servers  []config.Server
 	problems []Problem
 	parsed   map[string]*file // by path: ~/.claude.json is read by two steps
 
@@ -442,7 +444,7 @@ var (
 	dialectVSCode = &dialect{syntax: syntaxEditor, editorVars: true, inputs: true, typeKeys: []string{"type"}, envFile: true}
 	// Gemini CLI: url is SSE, httpUrl Streamable HTTP; includeTools,
 	// excludeTools; $VAR and ${VAR} (docs/tools/mcp-server.md).
-	dialectGemini = &dialect{syntax: syntaxDollar, remote: TransportSSE, urlKeys: []urlKey{{"httpUrl", TransportHTTP}}, typeKeys: []string{"type"}, allowKey: "includeTools", denyKey: "excludeTools"}
+	dialectGemini = &dialect{syntax: syntaxDollar, remote: config.TransportSSE, urlKeys: []urlKey{{"httpUrl", config.TransportHTTP}}, typeKeys: []string{"type"}, allowKey: "includeTools", denyKey: "excludeTools"}
 	// Windsurf: serverUrl for remote servers, disabled, ${env:NAME}
 	// (docs.windsurf.com/windsurf/cascade/mcp); disabledTools as its tool
 	// toggles write it.
@@ -450,7 +452,7 @@ var (
 	// Cline: disabled, autoApprove (ignored); a url with no type is SSE and
 	// "streamableHttp" must be asked for (src/services/mcp/schemas.ts; the
 	// older field is transportType).
-	dialectCline = &dialect{remote: TransportSSE, typeKeys: []string{"type", "transportType"}}
+	dialectCline = &dialect{remote: config.TransportSSE, typeKeys: []string{"type", "transportType"}}
 	// Kiro: disabled, autoApprove (ignored), disabledTools, ${VAR}
 	// (https://kiro.dev/docs/mcp/configuration).
 	dialectKiro = &dialect{syntax: syntaxBraces, typeKeys: []string{"type"}, denyKey: "disabledTools"}
@@ -465,7 +467,7 @@ type rawEntry struct {
 	name, key string
 	line      int
 	typ       string // declared transport, "" = inferred
-	srv       Server
+	srv       config.Server
 	envFile   string
 }
 
@@ -673,11 +675,11 @@ func transportOf(typ string) (string, bool) {
 	t := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(typ))
 	switch t {
 	case "stdio", "local":
-		return TransportStdio, true
+		return config.TransportStdio, true
 	case "http", "streamablehttp", "streamable", "remote":
-		return TransportHTTP, true
+		return config.TransportHTTP, true
 	case "sse":
-		return TransportSSE, true
+		return config.TransportSSE, true
 	}
 	return "", false
 }
@@ -690,9 +692,9 @@ func transportFromURL(raw string) string {
 		p = u.Path
 	}
 	if strings.HasSuffix(strings.TrimSuffix(p, "/"), "/sse") {
-		return TransportSSE
+		return config.TransportSSE
 	}
-	return TransportHTTP
+	return config.TransportHTTP
 }
 
 // finish checks an entry, expands its variables and adds the server.
@@ -713,7 +715,7 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	}
 	switch {
 	case tr == "" && s.Command != "":
-		tr = TransportStdio
+		tr = config.TransportStdio
 	case tr == "" && s.URL != "":
 		tr = d.remote
 		if tr == "" {
@@ -722,10 +724,10 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	case tr == "":
 		r.problem(f, at, raw.key, "has neither a command nor a url")
 		return
-	case tr == TransportStdio && s.Command == "":
+	case tr == config.TransportStdio && s.Command == "":
 		r.problem(f, at, raw.key, "a stdio server needs a command")
 		return
-	case tr != TransportStdio && s.URL == "":
+	case tr != config.TransportStdio && s.URL == "":
 		r.problem(f, at, raw.key, "a %s server needs a url", tr)
 		return
 	}
@@ -733,7 +735,7 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	x := r.expander(d)
 	s.Name, s.Transport, s.Client = raw.name, tr, f.client
 	s.Source = f.path + "#" + raw.key
-	if tr == TransportStdio {
+	if tr == config.TransportStdio {
 		s.Command, s.Args, s.Env, s.Cwd = x.expand(s.Command), x.list(s.Args), x.dict(s.Env), x.expand(s.Cwd)
 		s.URL, s.Headers, s.BearerTokenEnv, s.EnvHeaders = "", nil, "", nil
 		if raw.envFile != "" {
@@ -749,7 +751,7 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	if len(x.unset) > 0 {
 		s.UnsetVars = slices.Sorted(slices.Values(x.unset))
 	}
-	if tr == TransportStdio && launchesSelf(s.Command, s.Args, r.self) {
+	if tr == config.TransportStdio && launchesSelf(s.Command, s.Args, r.self) {
 		r.problem(f, at, raw.key, "skipped: launches mcp-code-mode itself")
 		return
 	}
@@ -948,7 +950,7 @@ func decodeCodex(r *reader, f *file) {
 			return
 		}
 		if s.URL != "" {
-			raw.typ = TransportHTTP // Codex speaks Streamable HTTP only
+			raw.typ = config.TransportHTTP // Codex speaks Streamable HTTP only
 		}
 		r.finish(f, &dialect{}, raw)
 	})
@@ -967,7 +969,7 @@ func decodeOpenCode(r *reader, f *file) {
 		s := &raw.srv
 		switch t := e.str("type"); t {
 		case "local":
-			raw.typ = TransportStdio
+			raw.typ = config.TransportStdio
 		case "remote", "":
 		default:
 			r.problem(f, v, key+".type", "unknown type %q (want local or remote)", t)
@@ -1057,7 +1059,7 @@ func decodeZed(r *reader, f *file) {
 			e.bad("command", cmd, "a string or an object")
 		}
 		if s.URL != "" {
-			raw.typ = TransportHTTP
+			raw.typ = config.TransportHTTP
 			s.Headers = e.dict("headers")
 		}
 		if on, set := e.flag("enabled"); set && !on {

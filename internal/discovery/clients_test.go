@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
@@ -99,7 +101,7 @@ func treeHash(t *testing.T, root string) string {
 	return string(h.Sum(nil))
 }
 
-// goldenServer is Server as the golden file shows it.
+// goldenServer is config.Server as the golden file shows it.
 type goldenServer struct {
 	Name           string            `json:"name"`
 	Client         string            `json:"client"`
@@ -130,7 +132,7 @@ type goldenProblem struct {
 	Err    string `json:"err"`
 }
 
-func golden(servers []Server, problems []Problem, root string) []byte {
+func golden(servers []config.Server, problems []Problem, root string) []byte {
 	var doc struct {
 		Servers  []goldenServer  `json:"servers"`
 		Problems []goldenProblem `json:"problems"`
@@ -181,7 +183,7 @@ func TestDiscoverGolden(t *testing.T) {
 
 	// Properties the golden file shows, checked by name so a careless
 	// -update cannot hide their loss.
-	byName := map[string]Server{}
+	byName := map[string]config.Server{}
 	for _, s := range servers {
 		if _, dup := byName[s.Name]; dup {
 			t.Errorf("name %q returned twice", s.Name)

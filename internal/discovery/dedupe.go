@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // dedupe merges servers found more than once and makes names unique. Its
@@ -24,8 +26,8 @@ import (
 //     in any client stays off.
 //   - A different server whose name is taken gets "name@client", and if that
 //     is taken too "name@client-2", "name@client-3", ...
-func dedupe(found []Server) []Server {
-	var out []Server
+func dedupe(found []config.Server) []config.Server {
+	var out []config.Server
 	byIdentity := map[string][]int{}
 	taken := map[string]bool{}
 next:
@@ -65,8 +67,8 @@ next:
 }
 
 // identity is how an entry starts or reaches its server.
-func identity(s Server) string {
-	if s.Transport == TransportStdio {
+func identity(s config.Server) string {
+	if s.Transport == config.TransportStdio {
 		return "stdio\x00" + s.Command + "\x00" + strings.Join(s.Args, "\x00") + "\x01" + s.Cwd
 	}
 	return "remote\x00" + s.URL
@@ -74,14 +76,14 @@ func identity(s Server) string {
 
 // agree reports whether two entries of one identity use the same
 // credentials: nothing set to two different values.
-func agree(a, b Server) bool {
+func agree(a, b config.Server) bool {
 	return compatible(a.Env, b.Env) && compatible(sentHeaders(a), sentHeaders(b))
 }
 
 // sentHeaders is what an entry sends as headers, by lower-case name: the
 // literal ones, and those whose values come from variables, named by the
 // variable (a bearer token variable sets Authorization).
-func sentHeaders(s Server) map[string]string {
+func sentHeaders(s config.Server) map[string]string {
 	h := map[string]string{}
 	for k, v := range s.Headers {
 		h[strings.ToLower(k)] = v

@@ -3,51 +3,53 @@ package discovery
 import (
 	"slices"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 func TestDedupe(t *testing.T) {
-	stdio := func(name, client, cmd string, args ...string) Server {
-		return Server{Name: name, Client: client, Transport: TransportStdio, Command: cmd, Args: args, Source: client + "#" + name}
+	stdio := func(name, client, cmd string, args ...string) config.Server {
+		return config.Server{Name: name, Client: client, Transport: config.TransportStdio, Command: cmd, Args: args, Source: client + "#" + name}
 	}
-	remote := func(name, client, tr, url string) Server {
-		return Server{Name: name, Client: client, Transport: tr, URL: url, Source: client + "#" + name}
+	remote := func(name, client, tr, url string) config.Server {
+		return config.Server{Name: name, Client: client, Transport: tr, URL: url, Source: client + "#" + name}
 	}
-	withDeny := func(s Server, deny ...string) Server { s.Deny = deny; return s }
-	withEnv := func(s Server, k, v string) Server { s.Env = map[string]string{k: v}; return s }
-	withCwd := func(s Server, dir string) Server { s.Cwd = dir; return s }
-	withHeader := func(s Server, k, v string) Server { s.Headers = map[string]string{k: v}; return s }
-	withTokenEnv := func(s Server, name string) Server { s.BearerTokenEnv = name; return s }
+	withDeny := func(s config.Server, deny ...string) config.Server { s.Deny = deny; return s }
+	withEnv := func(s config.Server, k, v string) config.Server { s.Env = map[string]string{k: v}; return s }
+	withCwd := func(s config.Server, dir string) config.Server { s.Cwd = dir; return s }
+	withHeader := func(s config.Server, k, v string) config.Server { s.Headers = map[string]string{k: v}; return s }
+	withTokenEnv := func(s config.Server, name string) config.Server { s.BearerTokenEnv = name; return s }
 	tests := []struct {
 		name string
-		in   []Server
+		in   []config.Server
 		want []string // "name client alsoIn..."
 	}{
 		{"same command and args merge, first kept",
-			[]Server{stdio("gh", "a", "npx", "gh"), stdio("github", "b", "npx", "gh"), stdio("x", "c", "npx", "gh")},
+			[]config.Server{stdio("gh", "a", "npx", "gh"), stdio("github", "b", "npx", "gh"), stdio("x", "c", "npx", "gh")},
 			[]string{"gh a b#github c#x"}},
 		{"different args are different servers",
-			[]Server{stdio("gh", "a", "npx", "gh"), stdio("gh", "b", "npx", "gh", "--ro")},
+			[]config.Server{stdio("gh", "a", "npx", "gh"), stdio("gh", "b", "npx", "gh", "--ro")},
 			[]string{"gh a", "gh@b b"}},
 		{"renames collide deterministically",
-			[]Server{stdio("s", "a", "1"), stdio("s", "b", "2"), stdio("s", "b", "3"), stdio("s", "b", "4"), stdio("s@b", "c", "5")},
+			[]config.Server{stdio("s", "a", "1"), stdio("s", "b", "2"), stdio("s", "b", "3"), stdio("s", "b", "4"), stdio("s@b", "c", "5")},
 			[]string{"s a", "s@b b", "s@b-2 b", "s@b-3 b", "s@b@c c"}},
 		{"remote by URL whatever the transport or name",
-			[]Server{remote("r", "a", TransportHTTP, "https://x/mcp"), remote("q", "b", TransportSSE, "https://x/mcp"), remote("r", "c", TransportHTTP, "https://y/mcp")},
+			[]config.Server{remote("r", "a", config.TransportHTTP, "https://x/mcp"), remote("q", "b", config.TransportSSE, "https://x/mcp"), remote("r", "c", config.TransportHTTP, "https://y/mcp")},
 			[]string{"r a b#q", "r@c c"}},
 		{"one command with another account's token is another server",
-			[]Server{withEnv(stdio("gh", "a", "npx", "gh"), "TOKEN", "alice"), withEnv(stdio("gh", "b", "npx", "gh"), "TOKEN", "bob"), withEnv(stdio("gh", "c", "npx", "gh"), "TOKEN", "alice")},
+			[]config.Server{withEnv(stdio("gh", "a", "npx", "gh"), "TOKEN", "alice"), withEnv(stdio("gh", "b", "npx", "gh"), "TOKEN", "bob"), withEnv(stdio("gh", "c", "npx", "gh"), "TOKEN", "alice")},
 			[]string{"gh a c#gh", "gh@b b"}},
 		{"a variable only one entry sets does not split them",
-			[]Server{stdio("fetch", "a", "uvx", "fetch"), withEnv(stdio("fetch", "b", "uvx", "fetch"), "LOG_LEVEL", "info")},
+			[]config.Server{stdio("fetch", "a", "uvx", "fetch"), withEnv(stdio("fetch", "b", "uvx", "fetch"), "LOG_LEVEL", "info")},
 			[]string{"fetch a b#fetch"}},
 		{"one command in another directory is another server",
-			[]Server{stdio("fs", "a", "fs-server"), withCwd(stdio("fs", "b", "fs-server"), "/other")},
+			[]config.Server{stdio("fs", "a", "fs-server"), withCwd(stdio("fs", "b", "fs-server"), "/other")},
 			[]string{"fs a", "fs@b b"}},
 		{"one URL with other credentials is another server",
-			[]Server{withHeader(remote("r", "a", TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 1"), withHeader(remote("r", "b", TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 2"), withTokenEnv(remote("r", "c", TransportHTTP, "https://x/mcp"), "X_TOKEN")},
+			[]config.Server{withHeader(remote("r", "a", config.TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 1"), withHeader(remote("r", "b", config.TransportHTTP, "https://x/mcp"), "Authorization", "Bearer 2"), withTokenEnv(remote("r", "c", config.TransportHTTP, "https://x/mcp"), "X_TOKEN")},
 			[]string{"r a", "r@b b", "r@c c"}},
 		{"a stdio and a remote never merge",
-			[]Server{stdio("s", "a", "https://x"), remote("s", "b", TransportHTTP, "https://x")},
+			[]config.Server{stdio("s", "a", "https://x"), remote("s", "b", config.TransportHTTP, "https://x")},
 			[]string{"s a", "s@b b"}},
 	}
 	for _, tt := range tests {
@@ -66,12 +68,12 @@ func TestDedupe(t *testing.T) {
 		})
 	}
 
-	out := dedupe([]Server{withDeny(stdio("s", "a", "x"), "d1"), withDeny(stdio("s", "b", "x"), "d2", "d1")})
+	out := dedupe([]config.Server{withDeny(stdio("s", "a", "x"), "d1"), withDeny(stdio("s", "b", "x"), "d2", "d1")})
 	if len(out) != 1 || !slices.Equal(out[0].Deny, []string{"d1", "d2"}) {
 		t.Errorf("deny lists of duplicates: got %+v, want merged [d1 d2]", out)
 	}
 	first := withEnv(stdio("s", "a", "x"), "A", "1")
-	out = dedupe([]Server{first, withEnv(stdio("s", "b", "x"), "B", "2")})
+	out = dedupe([]config.Server{first, withEnv(stdio("s", "b", "x"), "B", "2")})
 	if len(out) != 1 || out[0].Env["A"] != "1" || out[0].Env["B"] != "2" || len(first.Env) != 1 {
 		t.Errorf("variables of duplicates: got %+v, want A and B, and the input left alone", out)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -142,13 +144,13 @@ func FuzzClientFiles(f *testing.F) {
 				switch {
 				case s.Name == "" || s.Client != c.id || !strings.HasPrefix(s.Source, "/fuzz/"):
 					t.Fatalf("%s: server without name or provenance: %+v", c.id, s)
-				case s.Transport == TransportStdio && (s.Command == "" || s.URL != ""):
+				case s.Transport == config.TransportStdio && (s.Command == "" || s.URL != ""):
 					t.Fatalf("%s: bad stdio server %+v", c.id, s)
-				case s.Transport != TransportStdio && (s.Transport != TransportHTTP && s.Transport != TransportSSE || s.URL == "" || s.Command != ""):
+				case s.Transport != config.TransportStdio && (s.Transport != config.TransportHTTP && s.Transport != config.TransportSSE || s.URL == "" || s.Command != ""):
 					t.Fatalf("%s: bad remote server %+v", c.id, s)
 				case s.Disabled && s.Why == "":
 					t.Fatalf("%s: disabled without a reason: %+v", c.id, s)
-				case s.Transport == TransportStdio && launchesSelf(s.Command, s.Args, nil):
+				case s.Transport == config.TransportStdio && launchesSelf(s.Command, s.Args, nil):
 					t.Fatalf("%s: self not skipped: %+v", c.id, s)
 				}
 			}

@@ -1,17 +1,15 @@
-package discovery
+// Package catalog is the on-disk cache of wrapped servers' tool lists.
+package catalog
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 // CachedTools is what the catalog keeps of one server: its tool list as the
@@ -30,43 +28,13 @@ type Catalog struct {
 	Dir string
 }
 
-// DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
-// platform's cache directory).
-func DefaultCatalogDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "mcp-code-mode", "catalog")
-}
-
-// Key identifies a server's config: everything that decides what the
-// server is and so which tools it lists.
-func (s Server) Key() string {
-	h := sha256.New()
-	write := func(parts ...string) {
-		for _, p := range parts {
-			fmt.Fprintf(h, "%d:%s;", len(p), p)
-		}
-	}
-	write(s.Transport, s.Command, s.Cwd, s.URL)
-	write(s.Args...)
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		write(k, s.Env[k])
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
-		write(k, s.Headers[k])
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-func (c Catalog) path(s Server) string {
+func (c Catalog) path(s config.Server) string {
 	return filepath.Join(c.Dir, s.Key()+".json")
 }
 
 // Load returns the cached tool list of s, or ok=false when there is none
 // (or it is unreadable: a cache is never an error).
-func (c Catalog) Load(s Server) (CachedTools, bool) {
+func (c Catalog) Load(s config.Server) (CachedTools, bool) {
 	if c.Dir == "" {
 		return CachedTools{}, false
 	}
@@ -82,7 +50,7 @@ func (c Catalog) Load(s Server) (CachedTools, bool) {
 }
 
 // Store writes the tool list of s, atomically.
-func (c Catalog) Store(s Server, tools []json.RawMessage) error {
+func (c Catalog) Store(s config.Server, tools []json.RawMessage) error {
 	if c.Dir == "" {
 		return nil
 	}
@@ -105,17 +73,6 @@ func (c Catalog) Store(s Server, tools []json.RawMessage) error {
 	}
 	if err := os.Rename(tmp.Name(), c.path(s)); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("catalog: %w", err)
-	}
-	return nil
-}
-
-// Forget removes the cached tool list of s.
-func (c Catalog) Forget(s Server) error {
-	if c.Dir == "" {
-		return nil
-	}
-	if err := os.Remove(c.path(s)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("catalog: %w", err)
 	}
 	return nil

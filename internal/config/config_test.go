@@ -1,4 +1,4 @@
-package aggregator
+package config
 
 import (
 	"maps"
@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 )
 
 func writeConfig(t *testing.T, name, content string) string {
@@ -24,12 +22,12 @@ func writeConfig(t *testing.T, name, content string) string {
 
 func TestLoadConfigDefaults(t *testing.T) {
 	for _, environ := range [][]string{nil, {}, {"PATH=/bin", "HOME=/root", "MCP_CODE_MODEX=1", "mcp_code_mode_image=lower"}} {
-		cfg, err := LoadConfig("", environ)
+		cfg, err := Load("", environ)
 		if err != nil {
-			t.Fatalf("LoadConfig(\"\", %q) = %v", environ, err)
+			t.Fatalf("Load(\"\", %q) = %v", environ, err)
 		}
-		if want := DefaultConfig(); !reflect.DeepEqual(cfg, want) {
-			t.Errorf("LoadConfig(\"\", %q) = %+v\nwant DefaultConfig() = %+v", environ, cfg, want)
+		if want := Default(); !reflect.DeepEqual(cfg, want) {
+			t.Errorf("Load(\"\", %q) = %+v\nwant Default() = %+v", environ, cfg, want)
 		}
 	}
 }
@@ -175,9 +173,9 @@ func TestLoadConfigFormats(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeConfig(t, tt.file, tt.content)
-			cfg, err := LoadConfig(p, nil)
+			cfg, err := Load(p, nil)
 			if err != nil {
-				t.Fatalf("LoadConfig(%s) = %v", tt.file, err)
+				t.Fatalf("Load(%s) = %v", tt.file, err)
 			}
 			checkLoaded(t, cfg)
 
@@ -185,13 +183,13 @@ func TestLoadConfigFormats(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ConfiguredServers = %v", err)
 			}
-			byName := map[string]discovery.Server{}
+			byName := map[string]Server{}
 			for _, s := range servers {
 				byName[s.Name] = s
 			}
 			for name, transport := range map[string]string{
-				"fs": discovery.TransportStdio, "remote": discovery.TransportSSE,
-				"io.example.remote": discovery.TransportHTTP, "api": discovery.TransportHTTP,
+				"fs": TransportStdio, "remote": TransportSSE,
+				"io.example.remote": TransportHTTP, "api": TransportHTTP,
 			} {
 				s, ok := byName[name]
 				if !ok {
@@ -255,16 +253,16 @@ func TestLoadConfigEnvironment(t *testing.T) {
 			}
 		}},
 		{"unrelated variables ignored", []string{"IMAGE=no", "MCP_CODE_MODEIMAGE=no", "PATH=/bin"}, func(t *testing.T, cfg Config) {
-			if cfg.Image != DefaultConfig().Image {
-				t.Errorf("Image = %q, want the default %q", cfg.Image, DefaultConfig().Image)
+			if cfg.Image != Default().Image {
+				t.Errorf("Image = %q, want the default %q", cfg.Image, Default().Image)
 			}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := LoadConfig(p, tt.environ)
+			cfg, err := Load(p, tt.environ)
 			if err != nil {
-				t.Fatalf("LoadConfig(%s, %q) = %v", p, tt.environ, err)
+				t.Fatalf("Load(%s, %q) = %v", p, tt.environ, err)
 			}
 			tt.check(t, cfg)
 		})
@@ -278,7 +276,7 @@ func TestLoadConfigFileOverridesEnvironment(t *testing.T) {
 	p := writeConfig(t, "c.toml", tomlConfig)
 	environ := []string{"MCP_CODE_MODE_IMAGE=env/image:2", "MCP_CODE_MODE_LIMITS__MAX_CALLS=50",
 		"MCP_CODE_MODE_ALLOW=a,b", "MCP_CODE_MODE_LIMITS__CALL_TIMEOUT=9s"}
-	cfg, err := LoadConfig(p, environ)
+	cfg, err := Load(p, environ)
 	if err != nil {
 		t.Fatalf("LoadConfig = %v", err)
 	}
@@ -306,7 +304,7 @@ func TestLoadConfigDurations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeConfig(t, "c.toml", tt.content)
-			cfg, err := LoadConfig(p, tt.environ)
+			cfg, err := Load(p, tt.environ)
 			if err != nil {
 				t.Fatalf("LoadConfig = %v", err)
 			}
@@ -354,9 +352,9 @@ func TestLoadConfigErrors(t *testing.T) {
 					}
 				}
 			}
-			cfg, err := LoadConfig(p, tt.environ)
+			cfg, err := Load(p, tt.environ)
 			if err == nil {
-				t.Fatalf("LoadConfig(%q, %q) = %+v, want an error", p, tt.environ, cfg)
+				t.Fatalf("Load(%q, %q) = %+v, want an error", p, tt.environ, cfg)
 			}
 			for _, w := range tt.want {
 				if w == "$PATH" {
@@ -375,28 +373,28 @@ func TestConfiguredServers(t *testing.T) {
 	tests := []struct {
 		name    string
 		servers map[string]ServerConfig
-		want    []discovery.Server // compared on the fields set here
+		want    []Server // compared on the fields set here
 		wantErr []string
 	}{
 		{"none", nil, nil, nil},
 		{"command is stdio", map[string]ServerConfig{"fs": {Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}}},
-			[]discovery.Server{{Name: "fs", Transport: "stdio", Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}, Source: src + "#servers.fs"}}, nil},
+			[]Server{{Name: "fs", Transport: "stdio", Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}, Source: src + "#servers.fs"}}, nil},
 		{"url is http", map[string]ServerConfig{"r": {URL: "https://x/mcp", Headers: map[string]string{"A": "b"}}},
-			[]discovery.Server{{Name: "r", Transport: "http", URL: "https://x/mcp", Headers: map[string]string{"A": "b"}, Source: src + "#servers.r"}}, nil},
+			[]Server{{Name: "r", Transport: "http", URL: "https://x/mcp", Headers: map[string]string{"A": "b"}, Source: src + "#servers.r"}}, nil},
 		{"type sse", map[string]ServerConfig{"r": {URL: "https://x/sse", Type: "sse"}},
-			[]discovery.Server{{Name: "r", Transport: "sse", URL: "https://x/sse", Source: src + "#servers.r"}}, nil},
+			[]Server{{Name: "r", Transport: "sse", URL: "https://x/sse", Source: src + "#servers.r"}}, nil},
 		{"type SSE upper case", map[string]ServerConfig{"r": {URL: "https://x/sse", Type: "SSE"}},
-			[]discovery.Server{{Name: "r", Transport: "sse", URL: "https://x/sse", Source: src + "#servers.r"}}, nil},
+			[]Server{{Name: "r", Transport: "sse", URL: "https://x/sse", Source: src + "#servers.r"}}, nil},
 		{"type streamable-http", map[string]ServerConfig{"r": {URL: "https://x", Type: "streamable-http"}},
-			[]discovery.Server{{Name: "r", Transport: "http", URL: "https://x", Source: src + "#servers.r"}}, nil},
+			[]Server{{Name: "r", Transport: "http", URL: "https://x", Source: src + "#servers.r"}}, nil},
 		{"type stdio explicit", map[string]ServerConfig{"s": {Command: "x", Type: "stdio"}},
-			[]discovery.Server{{Name: "s", Transport: "stdio", Command: "x", Source: src + "#servers.s"}}, nil},
+			[]Server{{Name: "s", Transport: "stdio", Command: "x", Source: src + "#servers.s"}}, nil},
 		{"command and url prefer url", map[string]ServerConfig{"s": {Command: "x", URL: "https://x"}},
-			[]discovery.Server{{Name: "s", Transport: "http", Command: "x", URL: "https://x", Source: src + "#servers.s"}}, nil},
+			[]Server{{Name: "s", Transport: "http", Command: "x", URL: "https://x", Source: src + "#servers.s"}}, nil},
 		{"sorted by name", map[string]ServerConfig{"b": {Command: "x"}, "a": {Command: "y"}, "c.d": {URL: "https://z"}},
-			[]discovery.Server{{Name: "a", Transport: "stdio", Command: "y", Source: src + "#servers.a"}, {Name: "b", Transport: "stdio", Command: "x", Source: src + "#servers.b"}, {Name: "c.d", Transport: "http", URL: "https://z", Source: src + "#servers.c.d"}}, nil},
+			[]Server{{Name: "a", Transport: "stdio", Command: "y", Source: src + "#servers.a"}, {Name: "b", Transport: "stdio", Command: "x", Source: src + "#servers.b"}, {Name: "c.d", Transport: "http", URL: "https://z", Source: src + "#servers.c.d"}}, nil},
 		{"disabled carries why", map[string]ServerConfig{"off": {Command: "x", Disabled: true}},
-			[]discovery.Server{{Name: "off", Transport: "stdio", Command: "x", Disabled: true, Why: "disabled in " + src, Source: src + "#servers.off"}}, nil},
+			[]Server{{Name: "off", Transport: "stdio", Command: "x", Disabled: true, Why: "disabled in " + src, Source: src + "#servers.off"}}, nil},
 
 		{"missing command", map[string]ServerConfig{"empty": {Description: "nothing"}}, nil, []string{`"empty"`, src + "#servers.empty", "command"}},
 		{"stdio type with url only", map[string]ServerConfig{"s": {Type: "stdio", URL: "https://x"}}, nil, []string{`"s"`, src, "command"}},
@@ -407,7 +405,7 @@ func TestConfiguredServers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := Default()
 			cfg.Servers = tt.servers
 			got, err := cfg.ConfiguredServers(src)
 			if tt.wantErr != nil {
@@ -452,9 +450,46 @@ func TestLoadConfigRejectsUnusableValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeConfig(t, "c.toml", tt.content)
-			if cfg, err := LoadConfig(p, tt.environ); err == nil {
+			if cfg, err := Load(p, tt.environ); err == nil {
 				t.Errorf("LoadConfig = image %q, connect_timeout %v, server_idle %v; want an error", cfg.Image, cfg.Limits.ConnectTimeout, cfg.Limits.ServerIdle)
 			}
 		})
+	}
+}
+
+func TestMergeAppliesTheConfigFileOnTopOfDiscovery(t *testing.T) {
+	discovered := []Server{
+		{Name: "github", Transport: "stdio", Command: "npx", Args: []string{"gh"}, Source: "claude.json#mcpServers.github"},
+		{Name: "fs", Transport: "stdio", Command: "npx", Args: []string{"fs"}, Source: "cursor.json#mcpServers.fs"},
+		{Name: "noise", Transport: "stdio", Command: "x", Source: "cursor.json#mcpServers.noise"},
+	}
+	cfg := Default()
+	cfg.Discovery.Exclude = []string{"noise"}
+	cfg.Servers = map[string]ServerConfig{
+		"github": {Deny: []string{"delete_*"}, ReadOnly: true, Description: "code hosting"}, // policy only
+		"fs":     {Command: "my-fs", Args: []string{"/data"}},                               // replaces
+		"extra":  {URL: "https://example.com/mcp"},                                          // adds
+	}
+	got, err := cfg.Merge("cfg.toml", discovered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"extra", "fs", "github"}) {
+		t.Fatalf("servers %v, want extra, fs, github (noise excluded)", names)
+	}
+	gh := got[2]
+	if gh.Command != "npx" || !slices.Equal(gh.Deny, []string{"delete_*"}) || !gh.ReadOnly || gh.Description != "code hosting" || gh.Source != "claude.json#mcpServers.github" {
+		t.Fatalf("github with policy overlay: %+v", gh)
+	}
+	if fs := got[1]; fs.Command != "my-fs" || fs.Source != "cfg.toml#servers.fs" {
+		t.Fatalf("fs replaced: %+v", fs)
+	}
+	cfg.Servers = map[string]ServerConfig{"ghost": {Deny: []string{"x"}}}
+	if _, err := cfg.Merge("cfg.toml", discovered); err == nil || !strings.Contains(err.Error(), `"ghost"`) {
+		t.Fatalf("a policy entry for no server: %v", err)
 	}
 }

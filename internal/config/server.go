@@ -1,7 +1,12 @@
-// Package discovery finds the MCP servers a user has configured, in this
-// program's own configuration and in the config files of their MCP clients,
-// and keeps the catalog of their tools.
-package discovery
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // Transports a server can be reached over.
 const (
@@ -30,9 +35,29 @@ type Server struct {
 	Source      string            // where it was found: "file" or "file#key"
 
 	// Filled by Discover for servers read from MCP clients' config files.
-	Client         string            // ID of the client whose file it came from (see Clients); "" if not discovered
+	Client         string            // ID of the client whose file it came from (a discovery client ID); "" if not discovered
 	AlsoIn         []string          // sources of the same server found again in other files (merged into this one)
 	BearerTokenEnv string            // http: NAME of the variable holding a bearer token (Codex); never its value
 	EnvHeaders     map[string]string // http: header name -> NAME of the variable holding its value (Codex)
 	UnsetVars      []string          // variables the entry referred to that were not set (they expanded to "")
+}
+
+// Key identifies a server's config: everything that decides what the
+// server is and so which tools it lists.
+func (s Server) Key() string {
+	h := sha256.New()
+	write := func(parts ...string) {
+		for _, p := range parts {
+			fmt.Fprintf(h, "%d:%s;", len(p), p)
+		}
+	}
+	write(s.Transport, s.Command, s.Cwd, s.URL)
+	write(s.Args...)
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		write(k, s.Env[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		write(k, s.Headers[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }

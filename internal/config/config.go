@@ -1,7 +1,7 @@
-// Package aggregator is the MCP server of mcp-code-mode: it owns the wrapped
-// servers' lifecycles, runs programs in sandboxes, and checks every call a
-// program makes in its bridge before a wrapped server sees it.
-package aggregator
+// Package config is everything mcp-code-mode is told: its own config file,
+// the MCP_CODE_MODE_* variables and flags, the servers they add or change,
+// and one documented default for every limit.
+package config
 
 import (
 	"fmt"
@@ -20,7 +20,6 @@ import (
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
@@ -50,7 +49,7 @@ type Limits struct {
 	ConcurrentRuns    int `koanf:"concurrent_runs"`    // runs at once; more wait their turn
 }
 
-// DefaultLimits returns the limits of PRODUCT.md.
+// DefaultLimits returns the default limits (the README lists them).
 func DefaultLimits() Limits {
 	spec := sandbox.DefaultSpec()
 	return Limits{
@@ -120,10 +119,20 @@ type Config struct {
 	CatalogDir string `koanf:"catalog_dir"`
 }
 
-// DefaultConfig returns the defaults: the default image and limits, no
+// Default returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
-func DefaultConfig() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: discovery.DefaultCatalogDir(), DefaultPolicy: "allow"}
+func Default() Config {
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow"}
+}
+
+// DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
+// platform's cache directory), where tool lists are cached.
+func DefaultCatalogDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "mcp-code-mode", "catalog")
 }
 
 // EnvPrefix is the prefix of the environment variables that set config keys:
@@ -131,11 +140,11 @@ func DefaultConfig() Config {
 // limits.deadline ("__" separates levels).
 const EnvPrefix = "MCP_CODE_MODE_"
 
-// LoadConfig reads the defaults, then the MCP_CODE_MODE_* variables of
+// Load reads the defaults, then the MCP_CODE_MODE_* variables of
 // environ, then the config file at path (TOML, YAML or JSON by extension; ""
 // for none); each overrides the one before. A duration given as a plain
 // number means seconds.
-func LoadConfig(path string, environ []string) (Config, error) {
+func Load(path string, environ []string) (Config, error) {
 	k := koanf.New(".")
 	envs := map[string]string{}
 	for _, kv := range environ {
@@ -196,7 +205,7 @@ func LoadConfig(path string, environ []string) (Config, error) {
 		}
 	}
 	// Decoding onto the defaults keeps every key the sources leave unset.
-	cfg := DefaultConfig()
+	cfg := Default()
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -290,7 +299,7 @@ func (c Config) Spec() sandbox.Spec {
 }
 
 // ConfiguredServers returns the servers of the config file alone.
-func (c Config) ConfiguredServers(source string) ([]discovery.Server, error) {
+func (c Config) ConfiguredServers(source string) ([]Server, error) {
 	return c.Merge(source, nil)
 }
 
@@ -300,12 +309,12 @@ func (c Config) ConfiguredServers(source string) ([]discovery.Server, error) {
 // one of that name; an entry with only policy keys (allow, deny, read_only,
 // disabled, description) changes the discovered server of that name. The
 // result is sorted by name.
-func (c Config) Merge(source string, discovered []discovery.Server) ([]discovery.Server, error) {
+func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 	excluded := map[string]bool{}
 	for _, n := range c.Discovery.Exclude {
 		excluded[n] = true
 	}
-	var out []discovery.Server
+	var out []Server
 	index := map[string]int{}
 	for _, s := range discovered {
 		if excluded[s.Name] {
@@ -349,13 +358,13 @@ func (c Config) Merge(source string, discovered []discovery.Server) ([]discovery
 			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, func(x, y discovery.Server) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortFunc(out, func(x, y Server) int { return strings.Compare(x.Name, y.Name) })
 	return out, nil
 }
 
 // server turns a complete entry into a server.
-func (sc ServerConfig) server(name, source string) (discovery.Server, error) {
-	s := discovery.Server{
+func (sc ServerConfig) server(name, source string) (Server, error) {
+	s := Server{
 		Name: name, Description: sc.Description,
 		Command: sc.Command, Args: sc.Args, Env: sc.Env, Cwd: sc.Cwd,
 		URL: sc.URL, Headers: sc.Headers,
@@ -366,19 +375,19 @@ func (sc ServerConfig) server(name, source string) (discovery.Server, error) {
 	case sc.Type != "":
 		s.Transport = strings.ToLower(sc.Type)
 	case sc.URL != "":
-		s.Transport = discovery.TransportHTTP
+		s.Transport = TransportHTTP
 	default:
-		s.Transport = discovery.TransportStdio
+		s.Transport = TransportStdio
 	}
 	if s.Transport == "streamable-http" || s.Transport == "streamable_http" {
-		s.Transport = discovery.TransportHTTP
+		s.Transport = TransportHTTP
 	}
 	switch s.Transport {
-	case discovery.TransportStdio:
+	case TransportStdio:
 		if s.Command == "" {
 			return s, fmt.Errorf("server %q (%s): stdio server needs a command", name, s.Source)
 		}
-	case discovery.TransportHTTP, discovery.TransportSSE:
+	case TransportHTTP, TransportSSE:
 		if s.URL == "" {
 			return s, fmt.Errorf("server %q (%s): %s server needs a url", name, s.Source, s.Transport)
 		}
