@@ -73,7 +73,7 @@ demo: image testdata
 # then run latency, per-call overhead, concurrency, context size and memory
 # of serve, side by side (also written to testdata/bench/results.md).
 bench: image testdata build
-	$(GO) test -count=1 -run TestSearchQuality -v ./discovery
+	$(GO) test -count=1 -run TestSearchQuality -v ./internal/search
 	$(GO) run ./cmd/mcp-code-mode-bench
 
 clean:

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/search"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
@@ -212,7 +212,7 @@ func toolDoc(e *entry, t RawTool, py, detail string) ToolDoc {
 type searchIndex struct {
 	gen  int64
 	docs []ToolDoc
-	ix   *discovery.Index
+	ix   *search.Index
 }
 
 // Search ranks the allowed tools of every enabled server for query. Servers
@@ -262,7 +262,7 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 		return a.search, nil
 	}
 	si := &searchIndex{gen: gen}
-	var entries []discovery.ToolEntry
+	var entries []search.ToolEntry
 	for _, e := range enabled {
 		docs, err := a.docs(ctx, e, "", "full")
 		if err != nil {
@@ -270,10 +270,10 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 		}
 		for _, doc := range docs {
 			si.docs = append(si.docs, doc)
-			entries = append(entries, discovery.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})
+			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})
 		}
 	}
-	si.ix = discovery.NewIndex(entries)
+	si.ix = search.NewIndex(entries)
 	a.search = si
 	return si, nil
 }

@@ -1,4 +1,4 @@
-package discovery
+package search
 
 //go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../../testdata/catalogs -out synonyms_wordnet.go
 

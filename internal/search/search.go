@@ -1,4 +1,4 @@
-package discovery
+package search
 
 import (
 	"encoding/json"
