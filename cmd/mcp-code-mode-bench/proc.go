@@ -25,6 +25,7 @@ import (
 	dockerclient "github.com/moby/moby/client"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // cleaner runs cleanup functions once each, the newest first.
@@ -180,27 +181,9 @@ func (p *mcpProc) Close() {
 }
 
 // rawToolsList sends tools/list and returns the tools as the server sent
-// them (mcp-go's typed decoding drops schema keywords).
+// them.
 func (p *mcpProc) rawToolsList(ctx context.Context) ([]json.RawMessage, error) {
-	resp, err := p.c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      mcp.NewRequestId("bench-tools-list"),
-		Method:  string(mcp.MethodToolsList),
-		Params:  map[string]any{},
-	})
-	if err != nil {
-		return nil, err
-	}
-	if resp.Error != nil {
-		return nil, resp.Error.AsError()
-	}
-	var page struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(resp.Result, &page); err != nil {
-		return nil, err
-	}
-	return page.Tools, nil
+	return upstream.ListTools(ctx, p.c)
 }
 
 // runResult is run_python's structured content.

@@ -467,6 +467,6 @@ func firstLineOf(s string) string {
 }
 
 func cmdVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
-	fmt.Fprintf(stdout, "mcp-code-mode %s (runner %s)\n", aggregator.Version, runner.Digest()[:12])
+	fmt.Fprintf(stdout, "mcp-code-mode %s (runner %s)\n", config.Version, runner.Digest()[:12])
 	return nil
 }

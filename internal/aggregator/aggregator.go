@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // Engine starts sandbox containers: *sandbox.Engine starts a fresh one,
@@ -46,7 +47,7 @@ func (a *Aggregator) bumpCatalog() { a.catalogGen.Add(1) }
 type entry struct {
 	srv   config.Server
 	alias string
-	up    *upstream
+	up    *upstream.Server
 
 	mu   sync.Mutex
 	view *toolView // what runs see of the tools; rebuilt when they change
@@ -77,7 +78,7 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 		if stubs.Identifier(s.Name) != s.Name {
 			alias = namer.Name(s.Name)
 		}
-		e := &entry{srv: s, alias: alias, up: newUpstream(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
+		e := &entry{srv: s, alias: alias, up: upstream.New(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
 		a.entries = append(a.entries, e)
 		a.byName[s.Name] = e
 	}
@@ -93,7 +94,7 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 func (a *Aggregator) Close() {
 	var wg sync.WaitGroup
 	for _, e := range a.entries {
-		wg.Go(e.up.close)
+		wg.Go(e.up.Close)
 	}
 	wg.Wait()
 	a.wg.Wait()
@@ -136,11 +137,9 @@ func (a *Aggregator) resolve(names []string) ([]*entry, error) {
 	for _, n := range names {
 		e, ok := a.byName[n]
 		if !ok {
-			known := make([]string, 0, len(a.entries))
-			for _, e := range a.entries {
-				if !e.srv.Disabled {
-					known = append(known, e.srv.Name)
-				}
+			var known []string
+			for _, e := range a.enabled() {
+				known = append(known, e.srv.Name)
 			}
 			if len(known) == 0 {
 				return nil, fmt.Errorf("unknown server %q: no servers are configured", n)

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // Refusal is a message of the bridge's own about a call: it reaches the
@@ -70,7 +71,7 @@ func truncateRunes(s string, n int) string {
 
 // checkedTool is a tool with what the bridge needs to check calls of it.
 type checkedTool struct {
-	RawTool
+	upstream.Tool
 	schema      *jsonschema.Schema // nil when schemaErr is set
 	schemaErr   error
 	names       map[string]bool // argument names the schema lists
@@ -79,8 +80,8 @@ type checkedTool struct {
 
 // newCheckedTool compiles the tool's input schema. External references
 // (file or remote) are never loaded.
-func newCheckedTool(server string, t RawTool) *checkedTool {
-	ct := &checkedTool{RawTool: t}
+func newCheckedTool(server string, t upstream.Tool) *checkedTool {
+	ct := &checkedTool{Tool: t}
 	raw := t.InputSchema
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage(`{"type":"object"}`)

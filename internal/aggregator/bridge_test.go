@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // Global patterns match a server by name or alias; an alias may equal the
@@ -153,7 +154,7 @@ func TestCheckArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(tt.schema)})
+			ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(tt.schema)})
 			err := checkErr(ct, "s", json.RawMessage(tt.args), limit)
 			if tt.wantErr == nil {
 				if err != nil {
@@ -167,7 +168,7 @@ func TestCheckArgs(t *testing.T) {
 }
 
 func TestCheckArgsSizeLimit(t *testing.T) {
-	ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(baseSchema)})
+	ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(baseSchema)})
 	args := func(n int) json.RawMessage { // a valid object of exactly n bytes
 		const frame = `{"path":""}`
 		return json.RawMessage(`{"path":"` + strings.Repeat("x", n-len(frame)) + `"}`)
@@ -200,7 +201,7 @@ func TestCheckArgsSizeLimit(t *testing.T) {
 		})
 	}
 	// The size is checked before anything else, even for a broken schema.
-	broken := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(`{"type":`)})
+	broken := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":`)})
 	mustRefusal(t, checkErr(broken, "s", args(200), 100), "100-byte limit")
 }
 
@@ -213,7 +214,7 @@ func TestCheckArgsRefErrorsNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(tt.schema)})
+			ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(tt.schema)})
 			mustRefusal(t, checkErr(ct, "s", json.RawMessage(tt.args), 1<<10), "do not match its schema", tt.want)
 		})
 	}
@@ -249,7 +250,7 @@ func TestCheckArgsExternalRefsNotLoaded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ct := newCheckedTool("srv", RawTool{Name: "tool", InputSchema: json.RawMessage(tt.schema)})
+			ct := newCheckedTool("srv", upstream.Tool{Name: "tool", InputSchema: json.RawMessage(tt.schema)})
 			if ct.schemaErr == nil {
 				t.Fatalf("schema %s compiled; an external reference was resolved", tt.schema)
 			}
@@ -268,7 +269,7 @@ func TestCheckArgsExternalRefsNotLoaded(t *testing.T) {
 func TestCheckArgsTopLevelRef(t *testing.T) {
 	schema := `{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/Args",
 	  "definitions":{"Args":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}}}`
-	ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(schema)})
+	ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(schema)})
 	if ct.schemaErr != nil {
 		t.Fatalf("schema does not compile: %v", ct.schemaErr)
 	}
@@ -282,7 +283,7 @@ func TestCheckArgsTopLevelRef(t *testing.T) {
 // tens of milliseconds each: the arguments of one call, within the size
 // limit, must not hold the host's CPU for long.
 func TestCheckArgsHugeExponentsAreCheap(t *testing.T) {
-	ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(
+	ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(
 		`{"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}}}`)})
 	args := `{"n":[` + strings.TrimSuffix(strings.Repeat("1e999999,", 100), ",") + `]}`
 	done := make(chan error, 1)
@@ -300,7 +301,7 @@ func TestCheckArgsHugeExponentsAreCheap(t *testing.T) {
 
 func FuzzCheckArgs(f *testing.F) {
 	const limit = 256
-	ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(`{
+	ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(`{
 	  "type":"object",
 	  "properties":{
 	    "path":{"type":"string","maxLength":50},
@@ -633,7 +634,7 @@ func checkErr(ct *checkedTool, server string, args json.RawMessage, maxBytes int
 }
 
 func TestCheckArgsForwardsWhatItValidated(t *testing.T) {
-	ct := newCheckedTool("s", RawTool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}},"additionalProperties":false}`)})
+	ct := newCheckedTool("s", upstream.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}},"additionalProperties":false}`)})
 	got, err := ct.checkArgs("s", json.RawMessage(`{"a":1,"a":"ok","n":9007199254740993}`), 1<<10)
 	if err != nil {
 		t.Fatal(err)

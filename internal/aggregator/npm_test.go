@@ -53,17 +53,14 @@ except ToolError as e:
 func TestSearchReadDocsAndCallFromTheSandbox(t *testing.T) {
 	needEngine(t)
 	root := t.TempDir()
+	memory := npmServer(t, "memory", "mcp-server-memory")
+	// MEMORY_FILE_PATH keeps the memory server's graph in the test's dir.
+	memory.Env = map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
 	a := newAgg(t, nil,
 		npmServer(t, "everything", "mcp-server-everything"),
-		npmServer(t, "memory", "mcp-server-memory"),
+		memory,
 		npmServer(t, "files", "mcp-server-filesystem", root),
 	)
-	// MEMORY_FILE_PATH keeps the memory server's graph in the test's dir.
-	for _, e := range a.entries {
-		if e.srv.Name == "memory" {
-			e.up.srv.Env = map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
-		}
-	}
 	res := run(t, a, `
 from mcp import runtime
 import json

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
 )
 
 // output keeps the head and the tail of what the program prints, and
@@ -12,14 +14,14 @@ import (
 type output struct {
 	max, stopAt int
 	head        bytes.Buffer
-	tail        tailBuffer
+	tail        tail.Buffer
 	total       int
 	stop        chan struct{}
 	mu          sync.Mutex
 }
 
 func newOutput(maxBytes, stopAt int) *output {
-	return &output{max: maxBytes, stopAt: stopAt, tail: tailBuffer{max: maxBytes - maxBytes/2}, stop: make(chan struct{})}
+	return &output{max: maxBytes, stopAt: stopAt, tail: tail.Buffer{Max: maxBytes - maxBytes/2}, stop: make(chan struct{})}
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -42,33 +44,10 @@ func (o *output) result() (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.total <= o.max {
-		all := o.head.String() + o.tail.String()[max(0, o.head.Len()+o.tail.buf.Len()-o.total):]
+		all := o.head.String() + o.tail.String()[max(0, o.head.Len()+o.tail.Len()-o.total):]
 		return strings.ToValidUTF8(all, "\uFFFD"), false
 	}
-	cut := o.total - o.head.Len() - o.tail.buf.Len()
+	cut := o.total - o.head.Len() - o.tail.Len()
 	s := o.head.String() + fmt.Sprintf("\n[... %d bytes of output not shown ...]\n", cut) + o.tail.String()
 	return strings.ToValidUTF8(s, "\uFFFD"), true
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // httpTestServer starts the test server over streamable HTTP and returns
@@ -227,7 +228,7 @@ func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
 	if res.Error == nil || !strings.Contains(*res.Error, `start server "remote"`) || !strings.Contains(*res.Error, "503") {
 		t.Fatalf("a server that stays unavailable: %s", deref(res.Error))
 	}
-	if n := attempts.Load(); n != 1+maxConnectRetries {
-		t.Fatalf("%d attempts, want %d", n, 1+maxConnectRetries)
+	if n := attempts.Load(); n != 1+upstream.MaxConnectRetries {
+		t.Fatalf("%d attempts, want %d", n, 1+upstream.MaxConnectRetries)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // Request is one program to run.
@@ -119,7 +121,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Spec()) })
 	for i, e := range entries {
 		wg.Go(func() {
-			_, tools, gen, err := e.up.acquire(runCtx)
+			_, tools, gen, err := e.up.Acquire(runCtx)
 			if err != nil {
 				startErrs[i] = err
 				return
@@ -131,7 +133,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	defer func() {
 		for _, m := range mods {
 			if m != nil {
-				m.up.release()
+				m.up.Release()
 			}
 		}
 	}()
@@ -163,7 +165,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 
 // view returns what runs see of a server with this tool list (of generation
 // gen), building it the first time.
-func (a *Aggregator) view(e *entry, tools []RawTool, gen uint64) *toolView {
+func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.view != nil && e.view.gen == gen {
@@ -223,7 +225,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	limits := s.a.cfg.Limits
 	out := newOutput(limits.MaxOutputBytes, limits.StopOutput)
 	// The container's stderr carries only the runner's own failures.
-	diag := &tailBuffer{max: 2 << 10}
+	diag := &tail.Buffer{Max: 2 << 10}
 	go func() { _, _ = io.Copy(diag, s.box.Output) }()
 	key := runner.NewKey()
 	msgs := make(chan runner.Message)
@@ -371,14 +373,14 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
 	cctx, cancel := context.WithTimeout(ctx, limits.CallTimeout)
 	defer cancel()
-	res, err := mod.up.call(cctx, m.Tool, args)
+	res, err := mod.up.Call(cctx, m.Tool, args)
 	if err != nil {
 		switch {
-		case errors.Is(err, errServerDown):
+		case errors.Is(err, upstream.ErrServerDown):
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
-		case errors.Is(err, errRestartLimit):
-			return nil, refuse("%s failed %d times within %v and is not restarted for now; the call to %s was not made", mod.srv.Name, maxRestarts+1, restartWindow, m.Tool)
-		case errors.Is(err, errNotRestarted):
+		case errors.Is(err, upstream.ErrRestartLimit):
+			return nil, refuse("%s failed %d times within %v and is not restarted for now; the call to %s was not made", mod.srv.Name, upstream.MaxRestarts+1, upstream.RestartWindow, m.Tool)
+		case errors.Is(err, upstream.ErrNotRestarted):
 			s.a.log.Warn("restarting a wrapped server failed", "server", mod.srv.Name, "err", err)
 			return nil, refuse("%s had stopped and could not be started again; the call to %s was not made", mod.srv.Name, m.Tool)
 		}

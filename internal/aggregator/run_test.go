@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 func TestTwoServersFromOneProgram(t *testing.T) {
@@ -124,7 +125,7 @@ print("after:", await mcp_t.counter())
 }
 
 // A server that crashes on every call is not restarted in a loop: after
-// maxRestarts within restartWindow, calls are refused without starting it.
+// upstream.MaxRestarts within upstream.RestartWindow, calls are refused without starting it.
 func TestAServerThatKeepsCrashingIsNotRestartedInALoop(t *testing.T) {
 	needEngine(t)
 	srv, log := testServer(t, "t")
@@ -138,7 +139,7 @@ for i in range(6):
 `, "t")
 	mustSucceed(t, res)
 	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
-	want := 1 + maxRestarts
+	want := 1 + upstream.MaxRestarts
 	if len(lines) != 6 {
 		t.Fatalf("output: %q", res.Stdout)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 )
 
@@ -35,12 +36,7 @@ Find tools with "from mcp import runtime": await runtime.search_tool_docs(query,
 `)
 	fmt.Fprintf(&b, "Limits: %v per run, %d tool calls, %d KiB of printed output kept.\n",
 		a.cfg.Limits.Deadline, a.cfg.Limits.MaxCalls, a.cfg.Limits.MaxOutputBytes>>10)
-	var enabled []*entry
-	for _, e := range a.entries {
-		if !e.srv.Disabled {
-			enabled = append(enabled, e)
-		}
-	}
+	enabled := a.enabled()
 	switch {
 	case len(enabled) == 0:
 		b.WriteString("No servers are configured.")
@@ -105,7 +101,7 @@ const outputSchema = `{
 
 // NewMCPServer returns the MCP server exposing run_python over a.
 func NewMCPServer(a *Aggregator) *server.MCPServer {
-	s := server.NewMCPServer("mcp-code-mode", Version,
+	s := server.NewMCPServer("mcp-code-mode", config.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithInstructions("Use run_python to call the tools of the configured MCP servers from Python code."),

@@ -273,8 +273,8 @@ func inProcessClient(t *testing.T, a *Aggregator) *client.Client {
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	if res.ServerInfo.Name != "mcp-code-mode" || res.ServerInfo.Version != Version {
-		t.Errorf("server info = %+v, want mcp-code-mode %s", res.ServerInfo, Version)
+	if res.ServerInfo.Name != "mcp-code-mode" || res.ServerInfo.Version != config.Version {
+		t.Errorf("server info = %+v, want mcp-code-mode %s", res.ServerInfo, config.Version)
 	}
 	return c
 }

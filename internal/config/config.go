@@ -23,6 +23,10 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
+// Version is this program's version, reported to wrapped servers and to
+// MCP clients.
+const Version = "0.1.0"
+
 // Limits are every limit a run is held to. DefaultLimits documents the
 // defaults; each can be changed in the config file.
 type Limits struct {

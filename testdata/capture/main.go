@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +28,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 type envFlag []string
@@ -131,42 +132,5 @@ func capture(timeout time.Duration, dir string, env []string, stderr io.Writer, 
 	if _, err := c.Initialize(rctx, req); err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	return listToolsRaw(rctx, c)
-}
-
-// listToolsRaw sends tools/list itself and keeps each tool's JSON as sent.
-func listToolsRaw(ctx context.Context, c *client.Client) ([]json.RawMessage, error) {
-	var all []json.RawMessage
-	cursor := ""
-	for i := range 100 {
-		params := map[string]any{}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
-		resp, err := c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
-			JSONRPC: mcp.JSONRPC_VERSION,
-			ID:      mcp.NewRequestId(fmt.Sprintf("capture-%d", i)),
-			Method:  string(mcp.MethodToolsList),
-			Params:  params,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
-		}
-		if resp.Error != nil {
-			return nil, fmt.Errorf("tools/list: %w", resp.Error.AsError())
-		}
-		var page struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(resp.Result, &page); err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
-		}
-		all = append(all, page.Tools...)
-		if page.NextCursor == "" || page.NextCursor == cursor {
-			return all, nil
-		}
-		cursor = page.NextCursor
-	}
-	return nil, errors.New("tools/list: too many pages")
+	return upstream.ListTools(rctx, c)
 }

@@ -1,4 +1,11 @@
-package aggregator
+// Package upstream owns the wrapped MCP servers: it starts one on first use
+// (a stdio child in its own process group, or a streamable HTTP or SSE
+// connection), lists its tools byte for byte, forwards checked calls, stops
+// it when idle, restarts it after a crash within a limit, and renews an HTTP
+// session the server dropped. It is the only package that speaks to wrapped
+// servers, through mark3labs/mcp-go, and it carries that library's
+// workarounds.
+package upstream
 
 import (
 	"context"
@@ -24,18 +31,16 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
 )
-
-// Version is reported to wrapped servers and clients.
-const Version = "0.1.0"
 
 // baseEnv are the host variables every wrapped stdio server gets, as the MCP
 // SDKs do by default; anything else must be named with --env or in the
 // server's own env.
 var baseEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"}
 
-// RawTool is a tool as the server listed it, schemas byte for byte.
-type RawTool struct {
+// Tool is a tool as the server listed it, schemas byte for byte.
+type Tool struct {
 	Name         string          `json:"name"`
 	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
@@ -46,7 +51,7 @@ type RawTool struct {
 
 // ReadOnly reports whether the tool's annotations say it does not modify
 // its environment.
-func (t RawTool) ReadOnly() bool {
+func (t Tool) ReadOnly() bool {
 	var a struct {
 		ReadOnlyHint bool `json:"readOnlyHint"`
 	}
@@ -58,13 +63,13 @@ type session struct {
 	c      *client.Client
 	cancel context.CancelFunc // ends the connection (and a stdio child)
 	pgid   atomic.Int64       // stdio: the child's process group
-	stderr *tailBuffer        // stdio: the end of what the child wrote on stderr
+	stderr *tail.Buffer       // stdio: the end of what the child wrote on stderr
 	dead   atomic.Bool        // the transport failed; start anew on next use
 }
 
-// upstream owns one wrapped server: it starts it on first use, keeps it
+// Server owns one wrapped server: it starts it on first use, keeps it
 // while it is used, stops it when idle, and restarts it after a crash.
-type upstream struct {
+type Server struct {
 	srv     config.Server
 	passEnv []string
 	limits  config.Limits
@@ -75,32 +80,35 @@ type upstream struct {
 
 	mu     sync.Mutex
 	sess   *session
-	tools  []RawTool // the last list seen (live or from the catalog); nil if never
-	gen    uint64    // counts changes of tools
+	tools  []Tool // the last list seen (live or from the catalog); nil if never
+	gen    uint64 // counts changes of tools
 	active int
 	idle   *time.Timer
 	closed bool
 	wg     sync.WaitGroup // sessions being closed
 
-	restarts []time.Time // restarts after a failure, within the last restartWindow
+	restarts []time.Time // restarts after a failure, within the last RestartWindow
 }
 
-// A server that fails is restarted on its next call, at most maxRestarts
-// times within restartWindow; then calls are refused until a run starts
+// A server that fails is restarted on its next call, at most MaxRestarts
+// times within RestartWindow; then calls are refused until a run starts
 // after the window, so a server that crashes on start-up is not looped.
 const (
-	maxRestarts   = 3
-	restartWindow = time.Minute
+	MaxRestarts   = 3
+	RestartWindow = time.Minute
 )
 
-func newUpstream(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), log *slog.Logger) *upstream {
-	return &upstream{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
+// New returns the owner of srv, not yet started. passEnv names the host
+// variables a stdio server gets besides the base ones; the catalog keeps
+// its tool list; changed is called whenever the tool list changes.
+func New(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), log *slog.Logger) *Server {
+	return &Server{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
 		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name)}
 }
 
-// knownTools returns the tool list without starting the server: the live
+// KnownTools returns the tool list without starting the server: the live
 // one, else the catalog's. ok is false when neither exists.
-func (u *upstream) knownTools() ([]RawTool, bool) {
+func (u *Server) KnownTools() ([]Tool, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.tools != nil {
@@ -110,9 +118,9 @@ func (u *upstream) knownTools() ([]RawTool, bool) {
 	if !ok {
 		return nil, false
 	}
-	tools := make([]RawTool, 0, len(ct.Tools))
+	tools := make([]Tool, 0, len(ct.Tools))
 	for _, raw := range ct.Tools {
-		var t RawTool
+		var t Tool
 		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
 			tools = append(tools, t)
 		}
@@ -122,8 +130,9 @@ func (u *upstream) knownTools() ([]RawTool, bool) {
 	return tools, true
 }
 
-// setTools records a fresh tool list and stores it in the catalog.
-func (u *upstream) setToolsLocked(tools []RawTool) {
+// setToolsLocked records a fresh tool list, stores it in the catalog and
+// tells the owner; u.mu is held.
+func (u *Server) setToolsLocked(tools []Tool) {
 	u.tools = tools
 	u.gen++
 	raws := make([]json.RawMessage, 0, len(tools))
@@ -141,10 +150,10 @@ func (u *upstream) setToolsLocked(tools []RawTool) {
 }
 
 // refresh lists the tools again after the server said they changed.
-func (u *upstream) refresh(sess *session) {
+func (u *Server) refresh(sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), u.limits.ConnectTimeout)
 	defer cancel()
-	tools, err := listToolsRaw(ctx, sess.c)
+	tools, err := listTools(ctx, sess.c)
 	if err != nil {
 		u.log.Debug("refresh after tools/list_changed", "err", err)
 		return
@@ -156,10 +165,10 @@ func (u *upstream) refresh(sess *session) {
 	}
 }
 
-// acquire returns a live session and the tool list with its generation,
+// Acquire returns a live session and the tool list with its generation,
 // starting the server if needed. The caller must call release when its run
 // ends.
-func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, uint64, error) {
+func (u *Server) Acquire(ctx context.Context) (*session, []Tool, uint64, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.closed {
@@ -183,8 +192,8 @@ func (u *upstream) acquire(ctx context.Context) (*session, []RawTool, uint64, er
 	return u.sess, u.tools, u.gen, nil
 }
 
-// release marks one user gone; the last one arms the idle timer.
-func (u *upstream) release() {
+// Release marks one user gone; the last one arms the idle timer.
+func (u *Server) Release() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.active--
@@ -202,7 +211,7 @@ func (u *upstream) release() {
 	}
 }
 
-func (u *upstream) stopIdle() {
+func (u *Server) stopIdle() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.active == 0 && u.sess != nil {
@@ -210,8 +219,8 @@ func (u *upstream) stopIdle() {
 	}
 }
 
-// close stops the server for good and waits until it is gone.
-func (u *upstream) close() {
+// Close stops the server for good and waits until it is gone.
+func (u *Server) Close() {
 	u.mu.Lock()
 	u.closed = true
 	if u.idle != nil {
@@ -224,7 +233,7 @@ func (u *upstream) close() {
 	u.wg.Wait()
 }
 
-func (u *upstream) stopLocked(why string) {
+func (u *Server) stopLocked(why string) {
 	sess := u.sess
 	u.sess = nil
 	u.log.Debug("stopping wrapped server", "why", why)
@@ -252,12 +261,12 @@ func (s *session) stop() {
 // start connects to the server, initializes and lists its tools. A remote
 // server that is briefly unreachable (see transient) is tried again, within
 // the connect timeout.
-func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
+func (u *Server) start(ctx context.Context) (*session, []Tool, error) {
 	deadline := time.Now().Add(u.limits.ConnectTimeout)
 	for attempt := 0; ; attempt++ {
 		sess, tools, err := u.startOnce(ctx)
 		if err == nil || u.srv.Transport == config.TransportStdio || u.srv.Transport == "" ||
-			attempt == maxConnectRetries || !transient(err) {
+			attempt == MaxConnectRetries || !transient(err) {
 			return sess, tools, err
 		}
 		pause := 250 * time.Millisecond << attempt
@@ -273,9 +282,9 @@ func (u *upstream) start(ctx context.Context) (*session, []RawTool, error) {
 	}
 }
 
-// maxConnectRetries is how many times a remote server that is briefly
+// MaxConnectRetries is how many times a remote server that is briefly
 // unreachable (transient) is tried again, 250 ms, 500 ms and 1 s apart.
-const maxConnectRetries = 3
+const MaxConnectRetries = 3
 
 // transientStatus matches the error mcp-go makes of a gateway or
 // unavailable answer; it gives no typed status.
@@ -289,7 +298,7 @@ func transient(err error) bool {
 }
 
 // startOnce connects to the server, initializes and lists its tools.
-func (u *upstream) startOnce(ctx context.Context) (*session, []RawTool, error) {
+func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	began := time.Now()
 	// The session outlives the request that started it.
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -297,7 +306,7 @@ func (u *upstream) startOnce(ctx context.Context) (*session, []RawTool, error) {
 	var err error
 	switch u.srv.Transport {
 	case config.TransportStdio, "":
-		sess.stderr = &tailBuffer{max: 4 << 10}
+		sess.stderr = &tail.Buffer{Max: 4 << 10}
 		sess.c, err = u.stdioClient(life, sess)
 	case config.TransportHTTP:
 		var headers map[string]string
@@ -320,7 +329,7 @@ func (u *upstream) startOnce(ctx context.Context) (*session, []RawTool, error) {
 	if err == nil {
 		err = sess.c.Start(life)
 	}
-	var tools []RawTool
+	var tools []Tool
 	if err == nil {
 		cctx, ccancel := context.WithTimeout(ctx, u.limits.ConnectTimeout)
 		tools, err = u.handshake(cctx, sess.c)
@@ -367,7 +376,7 @@ func (s *session) stderrHint() string {
 	return "; its stderr ends: " + strings.ReplaceAll(string(tail), "\n", " | ")
 }
 
-func (u *upstream) stdioClient(life context.Context, sess *session) (*client.Client, error) {
+func (u *Server) stdioClient(life context.Context, sess *session) (*client.Client, error) {
 	env := u.childEnv()
 	var started *exec.Cmd
 	tr := transport.NewStdioWithOptions(u.srv.Command, nil, u.srv.Args,
@@ -403,7 +412,7 @@ func (u *upstream) stdioClient(life context.Context, sess *session) (*client.Cli
 // headers are the request headers of a remote server: its own, and those
 // whose values come from host variables named in its config (read now,
 // never stored).
-func (u *upstream) headers() (map[string]string, error) {
+func (u *Server) headers() (map[string]string, error) {
 	h := make(map[string]string, len(u.srv.Headers)+len(u.srv.EnvHeaders)+1)
 	for k, v := range u.srv.Headers {
 		h[k] = v
@@ -427,7 +436,7 @@ func (u *upstream) headers() (map[string]string, error) {
 
 // childEnv is the environment of a stdio server: the base variables and the
 // passed-through ones from the host, then the server's own.
-func (u *upstream) childEnv() []string {
+func (u *Server) childEnv() []string {
 	var env []string
 	for _, name := range append(append([]string{}, baseEnv...), u.passEnv...) {
 		if v, ok := os.LookupEnv(name); ok {
@@ -440,24 +449,25 @@ func (u *upstream) childEnv() []string {
 	return env
 }
 
-func (u *upstream) handshake(ctx context.Context, c *client.Client) ([]RawTool, error) {
+func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, error) {
 	req := mcp.InitializeRequest{}
-	req.Params.ClientInfo = mcp.Implementation{Name: "mcp-code-mode", Version: Version}
+	req.Params.ClientInfo = mcp.Implementation{Name: "mcp-code-mode", Version: config.Version}
 	// Pinned: an empty version makes the client probe server/discover first,
 	// which costs 5 s against servers that ignore unknown methods.
 	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	if _, err := c.Initialize(ctx, req); err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	return listToolsRaw(ctx, c)
+	return listTools(ctx, c)
 }
 
 var rawID atomic.Int64
 
-// listToolsRaw sends tools/list itself so that schemas keep every field
-// (the typed client keeps only a few).
-func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
-	var all []RawTool
+// ListTools sends tools/list (following every page) and returns each tool's
+// JSON as the server sent it: mcp-go's typed decoding keeps only some schema
+// keywords.
+func ListTools(ctx context.Context, c *client.Client) ([]json.RawMessage, error) {
+	var all []json.RawMessage
 	cursor := ""
 	for range 100 {
 		params := map[string]any{}
@@ -477,8 +487,8 @@ func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
 			return nil, fmt.Errorf("tools/list: %w", resp.Error.AsError())
 		}
 		var page struct {
-			Tools      []RawTool `json:"tools"`
-			NextCursor string    `json:"nextCursor"`
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
 		}
 		if err := json.Unmarshal(resp.Result, &page); err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
@@ -492,25 +502,42 @@ func listToolsRaw(ctx context.Context, c *client.Client) ([]RawTool, error) {
 	return nil, errors.New("tools/list: more than 100 pages")
 }
 
+// listTools is ListTools decoded into Tools.
+func listTools(ctx context.Context, c *client.Client) ([]Tool, error) {
+	raws, err := ListTools(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]Tool, 0, len(raws))
+	for _, raw := range raws {
+		var t Tool
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
 var (
-	// errServerDown marks a call that failed because the server's
+	// ErrServerDown marks a call that failed because the server's
 	// connection is gone (it crashed, or its HTTP session could not be
 	// renewed).
-	errServerDown = errors.New("server connection lost")
-	// errNotRestarted marks a call not made: the server had failed and
+	ErrServerDown = errors.New("server connection lost")
+	// ErrNotRestarted marks a call not made: the server had failed and
 	// could not be started again.
-	errNotRestarted = errors.New("server not restarted")
-	// errRestartLimit marks a call not made because the server failed too
-	// often (see maxRestarts).
-	errRestartLimit = errors.New("server failed too often")
+	ErrNotRestarted = errors.New("server not restarted")
+	// ErrRestartLimit marks a call not made because the server failed too
+	// often (see MaxRestarts).
+	ErrRestartLimit = errors.New("server failed too often")
 )
 
-// call forwards one checked call on the current session. A transport
+// Call forwards one checked call on the current session. A transport
 // failure marks the session dead and fails the call (the server may have
 // acted on it); the next call starts the server anew (see restart). An
 // HTTP session the server dropped (404) is renewed once and the call
 // retried, since the server refused it unseen.
-func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+func (u *Server) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	select {
 	case u.calls <- struct{}{}:
 		defer func() { <-u.calls }()
@@ -538,20 +565,20 @@ func (u *upstream) call(ctx context.Context, tool string, args json.RawMessage) 
 		case errors.Is(err, transport.ErrSessionTerminated) && !renewed:
 			renewed = true
 			if rerr := u.renew(ctx, sess); rerr != nil {
-				return nil, fmt.Errorf("%w: renew session: %w", errServerDown, rerr)
+				return nil, fmt.Errorf("%w: renew session: %w", ErrServerDown, rerr)
 			}
 			continue
 		case errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe):
 			sess.dead.Store(true)
-			return nil, fmt.Errorf("%w: %w", errServerDown, err)
+			return nil, fmt.Errorf("%w: %w", ErrServerDown, err)
 		}
 		return nil, err
 	}
 }
 
 // restart starts the server anew in place of a failed session (old), for
-// the calls of the runs that hold it; see maxRestarts.
-func (u *upstream) restart(ctx context.Context, old *session) error {
+// the calls of the runs that hold it; see MaxRestarts.
+func (u *Server) restart(ctx context.Context, old *session) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.closed {
@@ -561,9 +588,9 @@ func (u *upstream) restart(ctx context.Context, old *session) error {
 		return nil // another call restarted it already
 	}
 	now := time.Now()
-	u.restarts = slices.DeleteFunc(u.restarts, func(t time.Time) bool { return now.Sub(t) > restartWindow })
-	if len(u.restarts) >= maxRestarts {
-		return fmt.Errorf("%w: %d restarts within %v", errRestartLimit, len(u.restarts), restartWindow)
+	u.restarts = slices.DeleteFunc(u.restarts, func(t time.Time) bool { return now.Sub(t) > RestartWindow })
+	if len(u.restarts) >= MaxRestarts {
+		return fmt.Errorf("%w: %d restarts within %v", ErrRestartLimit, len(u.restarts), RestartWindow)
 	}
 	u.restarts = append(u.restarts, now)
 	if u.sess != nil {
@@ -572,7 +599,7 @@ func (u *upstream) restart(ctx context.Context, old *session) error {
 	u.log.Info("restarting the wrapped server after a failure")
 	sess, tools, err := u.start(ctx)
 	if err != nil {
-		return fmt.Errorf("%w: %w", errNotRestarted, err)
+		return fmt.Errorf("%w: %w", ErrNotRestarted, err)
 	}
 	u.sess = sess
 	u.setToolsLocked(tools)
@@ -580,7 +607,7 @@ func (u *upstream) restart(ctx context.Context, old *session) error {
 }
 
 // renew replaces a session the server no longer knows with a new one.
-func (u *upstream) renew(ctx context.Context, old *session) error {
+func (u *Server) renew(ctx context.Context, old *session) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.sess != old {

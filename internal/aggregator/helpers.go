@@ -12,7 +12,13 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/search"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
+
+// The runtime helpers: what the program's runtime module asks the host
+// (discovered_servers, list_servers, describe_server, query_tool_docs,
+// search_tool_docs, capability_summary), answered from the configured
+// servers and their known tool lists.
 
 // rpc answers a runtime helper call from the program.
 func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
@@ -31,6 +37,32 @@ func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
 		s.a.log.Warn("runtime helper failed", "method", m.Method, "err", err)
 	}
 	return runner.Failure(m.ID, forCode(err, s.a.cfg.Limits.MaxErrorChars))
+}
+
+// ServerDoc is one server as discovered_servers() describes it to the
+// program. The JSON keys are in alphabetical order, as the program has
+// always seen them.
+type ServerDoc struct {
+	Alias       string `json:"alias"`
+	Description string `json:"description"`
+	Loaded      bool   `json:"loaded"` // named in this run's servers
+	Module      string `json:"module"`
+	Name        string `json:"name"`
+	Tools       *int   `json:"tools"` // allowed tools; null until its tool list is known
+	Transport   string `json:"transport"`
+}
+
+// ServerDescription is one server as describe_server(name) describes it:
+// ServerDoc's fields with its working directory and its tools.
+type ServerDescription struct {
+	Alias       string    `json:"alias"`
+	Cwd         string    `json:"cwd"`
+	Description string    `json:"description"`
+	Loaded      bool      `json:"loaded"`
+	Module      string    `json:"module"`
+	Name        string    `json:"name"`
+	Tools       []ToolDoc `json:"tools"`
+	Transport   string    `json:"transport"`
 }
 
 // ToolDoc is one tool as the discovery helpers describe it.
@@ -63,36 +95,31 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 	}
 	isLoaded := func(e *entry) bool { _, ok := loaded[e.alias]; return ok }
 	switch method {
-	case "discovered_servers", "list_servers":
-		out := []map[string]any{}
-		for _, e := range a.entries {
-			if e.srv.Disabled {
-				continue
+	case "discovered_servers":
+		out := []ServerDoc{}
+		for _, e := range a.enabled() {
+			d := ServerDoc{
+				Alias: e.alias, Description: e.srv.Description, Loaded: isLoaded(e), Module: stubs.Module(e.alias),
+				Name: e.srv.Name, Transport: e.srv.Transport,
 			}
-			info := map[string]any{
-				"name": e.srv.Name, "alias": e.alias, "module": stubs.Module(e.alias),
-				"description": e.srv.Description, "transport": e.srv.Transport, "loaded": isLoaded(e),
-				"tools": nil,
-			}
-			if tools, ok := e.up.knownTools(); ok {
+			if tools, ok := e.up.KnownTools(); ok {
 				n := 0
 				for _, t := range tools {
 					if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
 						n++
 					}
 				}
-				info["tools"] = n
+				d.Tools = &n
 			}
-			out = append(out, info)
-		}
-		if method == "list_servers" {
-			names := make([]string, 0, len(out))
-			for _, s := range out {
-				names = append(names, s["name"].(string))
-			}
-			return names, nil
+			out = append(out, d)
 		}
 		return out, nil
+	case "list_servers":
+		names := []string{}
+		for _, e := range a.enabled() {
+			names = append(names, e.srv.Name)
+		}
+		return names, nil
 	case "describe_server":
 		e, err := a.lookup(p.Name)
 		if err != nil {
@@ -102,9 +129,9 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{
-			"name": e.srv.Name, "alias": e.alias, "module": stubs.Module(e.alias), "description": e.srv.Description,
-			"transport": e.srv.Transport, "cwd": e.srv.Cwd, "loaded": isLoaded(e), "tools": docs,
+		return ServerDescription{
+			Alias: e.alias, Cwd: e.srv.Cwd, Description: e.srv.Description, Loaded: isLoaded(e),
+			Module: stubs.Module(e.alias), Name: e.srv.Name, Tools: docs, Transport: e.srv.Transport,
 		}, nil
 	case "query_tool_docs":
 		e, err := a.lookup(p.Server)
@@ -117,10 +144,7 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 	case "capability_summary":
 		var b strings.Builder
 		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_{alias}.{tool}(...)):\n")
-		for _, e := range a.entries {
-			if e.srv.Disabled {
-				continue
-			}
+		for _, e := range a.enabled() {
 			fmt.Fprintf(&b, "- %s (module %s)", e.srv.Name, stubs.Module(e.alias))
 			if e.srv.Description != "" {
 				fmt.Fprintf(&b, ": %s", e.srv.Description)
@@ -133,6 +157,18 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 	return nil, refuse("unknown runtime helper %q", method)
 }
 
+// enabled returns the servers that are not disabled, in name order.
+func (a *Aggregator) enabled() []*entry {
+	var out []*entry
+	for _, e := range a.entries {
+		if !e.srv.Disabled {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// lookup returns the enabled server a program names.
 func (a *Aggregator) lookup(name string) (*entry, error) {
 	e, ok := a.byName[name]
 	if !ok || e.srv.Disabled {
@@ -144,8 +180,8 @@ func (a *Aggregator) lookup(name string) (*entry, error) {
 // tools returns a server's tool list: the live or catalogued one, else it
 // starts the server (a few at a time) and lets it stop again when idle. The
 // program sees only that a server did not start; the error keeps why.
-func (a *Aggregator) tools(ctx context.Context, e *entry) ([]RawTool, error) {
-	if tools, ok := e.up.knownTools(); ok {
+func (a *Aggregator) tools(ctx context.Context, e *entry) ([]upstream.Tool, error) {
+	if tools, ok := e.up.KnownTools(); ok {
 		return tools, nil
 	}
 	select {
@@ -154,11 +190,11 @@ func (a *Aggregator) tools(ctx context.Context, e *entry) ([]RawTool, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-a.startSem }()
-	_, tools, _, err := e.up.acquire(ctx)
+	_, tools, _, err := e.up.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", refuse("server %q could not be started", e.srv.Name), err)
 	}
-	e.up.release()
+	e.up.Release()
 	return tools, nil
 }
 
@@ -171,7 +207,7 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 	var namer stubs.Namer
 	out := []ToolDoc{}
 	names := make([]string, 0, len(tools))
-	byName := map[string]RawTool{}
+	byName := map[string]upstream.Tool{}
 	for _, t := range tools {
 		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
 			names = append(names, t.Name)
@@ -193,7 +229,7 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 	return out, nil
 }
 
-func toolDoc(e *entry, t RawTool, py, detail string) ToolDoc {
+func toolDoc(e *entry, t upstream.Tool, py, detail string) ToolDoc {
 	st, _ := stubs.FromSchema(t.Name, py, t.Description, t.InputSchema)
 	d := ToolDoc{
 		Server: e.srv.Name, Alias: e.alias, Tool: t.Name, Py: py,
@@ -238,12 +274,7 @@ func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail
 }
 
 func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
-	var enabled []*entry
-	for _, e := range a.entries {
-		if !e.srv.Disabled {
-			enabled = append(enabled, e)
-		}
-	}
+	enabled := a.enabled()
 	// Every server needs a tool list: the known ones cost nothing, the
 	// others are started (a few at a time, in parallel).
 	var wg sync.WaitGroup
@@ -283,11 +314,7 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 func (a *Aggregator) Tools(ctx context.Context, names []string) ([]ToolDoc, error) {
 	var entries []*entry
 	if len(names) == 0 {
-		for _, e := range a.entries {
-			if !e.srv.Disabled {
-				entries = append(entries, e)
-			}
-		}
+		entries = a.enabled()
 	} else {
 		var err error
 		if entries, err = a.resolve(names); err != nil {
