@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
@@ -23,31 +22,6 @@ type Options struct {
 	Skip          map[string]bool             // client IDs to ignore
 }
 
-// ClientFiles is one client Discover knows and the files it reads for it.
-// A path with a "*" is a pattern (a directory of server files).
-type ClientFiles struct {
-	ID, Name string
-	Paths    []string
-}
-
-// Clients lists the client IDs Discover knows, in the order it reads them,
-// with their files for these options (for the servers and doctor commands).
-// Skipped clients are listed too.
-func Clients(opts Options) []ClientFiles {
-	e := resolve(opts)
-	var out []ClientFiles
-	for _, c := range clientTable {
-		cf := ClientFiles{ID: c.id, Name: c.name}
-		for _, st := range c.files(&e) {
-			if st.path != "" && !slices.Contains(cf.Paths, st.path) {
-				cf.Paths = append(cf.Paths, st.path)
-			}
-		}
-		out = append(out, cf)
-	}
-	return out
-}
-
 // Discover reads every known client's config files and returns the servers
 // they configure, and the problems met. It only reads: no file is written
 // or created. A file that is missing is not a problem; one that cannot be
@@ -56,8 +30,9 @@ func Clients(opts Options) []ClientFiles {
 // unknown type) is a problem and is left out; the other entries of its file
 // are used.
 //
-// Order: clients in the order Clients lists them; each client's files in
-// the client's own precedence order, the most specific first (project or
+// Order: clients in the order of the client table (Claude Desktop first,
+// MCP server directories last); each client's files in the client's own
+// precedence order, the most specific first (project or
 // local scope before user scope); entries in file order (JSON), or sorted
 // by name (TOML and YAML maps). Duplicates and name clashes are then
 // resolved as dedupe documents.
@@ -174,21 +149,21 @@ type fileStep struct {
 }
 
 type clientDef struct {
-	id, name string
-	files    func(e *env) []fileStep
+	id    string
+	files func(e *env) []fileStep
 }
 
 // clientTable is every client Discover knows, in the order it reads them
 // (which is the order that decides which duplicate is kept).
 var clientTable = []clientDef{
-	{"claude-desktop", "Claude Desktop", func(e *env) []fileStep {
+	{"claude-desktop", func(e *env) []fileStep {
 		// Locations as VS Code's own discovery of Claude Desktop's file
 		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
 		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
 		// Support/Claude, $XDG_CONFIG_HOME/Claude.
 		return []fileStep{{e.appSupport("Claude", "claude_desktop_config.json"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop)}}
 	}},
-	{"claude-code", "Claude Code", func(e *env) []fileStep {
+	{"claude-code", func(e *env) []fileStep {
 		// Scopes and their precedence, local > project > user
 		// (https://code.claude.com/docs/en/mcp, "Scope hierarchy"): local is
 		// projects[<project path>].mcpServers of ~/.claude.json, project is
@@ -200,7 +175,7 @@ var clientTable = []clientDef{
 			{claudeJSON, formatJSON, decodeClaudeUser},
 		}
 	}},
-	{"cursor", "Cursor", func(e *env) []fileStep {
+	{"cursor", func(e *env) []fileStep {
 		// Project .cursor/mcp.json overrides global ~/.cursor/mcp.json
 		// (https://cursor.com/docs/mcp).
 		return []fileStep{
@@ -208,7 +183,7 @@ var clientTable = []clientDef{
 			{join(e.home, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
 		}
 	}},
-	{"vscode", "VS Code", func(e *env) []fileStep {
+	{"vscode", func(e *env) []fileStep {
 		// Workspace .vscode/mcp.json and the user profile's mcp.json, root key
 		// "servers", JSONC (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration;
 		// allowComments/allowTrailingCommas in mcpConfiguration.ts). Before
@@ -221,7 +196,7 @@ var clientTable = []clientDef{
 			{join(user, "settings.json"), formatJSONC, decodeVSCodeSettings},
 		}
 	}},
-	{"gemini", "Gemini CLI", func(e *env) []fileStep {
+	{"gemini", func(e *env) []fileStep {
 		// ~/.gemini/settings.json and <project>/.gemini/settings.json; project
 		// settings override user settings (geminicli.com/docs/cli/configuration).
 		// Comments are stripped (strip-json-comments in settings.ts).
@@ -230,10 +205,10 @@ var clientTable = []clientDef{
 			{join(e.home, ".gemini", "settings.json"), formatJSONC, decodeGemini},
 		}
 	}},
-	{"codex", "Codex", func(e *env) []fileStep {
+	{"codex", func(e *env) []fileStep {
 		return []fileStep{{join(e.codexHome, "config.toml"), formatTOML, decodeCodex}}
 	}},
-	{"opencode", "OpenCode", func(e *env) []fileStep {
+	{"opencode", func(e *env) []fileStep {
 		// Project opencode.json(c) overrides the global
 		// ~/.config/opencode/opencode.json(c) (https://opencode.ai/docs/config,
 		// "Precedence order"); ~/.opencode.json is the older Go opencode's file.
@@ -245,7 +220,7 @@ var clientTable = []clientDef{
 			{join(e.home, ".opencode.json"), formatJSONC, decodeOpenCodeLegacy},
 		}
 	}},
-	{"zed", "Zed", func(e *env) []fileStep {
+	{"zed", func(e *env) []fileStep {
 		// ~/.config/zed/settings.json (also on macOS), %APPDATA%\Zed on Windows,
 		// and .zed/settings.json in a project; "context_servers"
 		// (https://zed.dev/docs/ai/mcp).
@@ -258,12 +233,12 @@ var clientTable = []clientDef{
 			{user, formatJSONC, decodeZed},
 		}
 	}},
-	{"windsurf", "Windsurf", func(e *env) []fileStep {
+	{"windsurf", func(e *env) []fileStep {
 		// ~/.codeium/windsurf/mcp_config.json on every OS
 		// (https://docs.windsurf.com/windsurf/cascade/mcp).
 		return []fileStep{{join(e.home, ".codeium", "windsurf", "mcp_config.json"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf)}}
 	}},
-	{"cline", "Cline", func(e *env) []fileStep {
+	{"cline", func(e *env) []fileStep {
 		// The VS Code extension keeps cline_mcp_settings.json in its
 		// globalStorage (saoudrizwan.claude-dev/settings); the Cline CLI uses
 		// ~/.cline/data/settings (docs.cline.bot/mcp/configuring-mcp-servers).
@@ -272,7 +247,7 @@ var clientTable = []clientDef{
 			{join(e.home, ".cline", "data", "settings", "cline_mcp_settings.json"), formatJSONC, mcpServersIn("mcpServers", dialectCline)},
 		}
 	}},
-	{"continue", "Continue", func(e *env) []fileStep {
+	{"continue", func(e *env) []fileStep {
 		// mcpServers in ~/.continue/config.yaml, and block files (YAML, or
 		// JSON copied from other clients) in .continue/mcpServers/
 		// (docs.continue.dev/customize/deep-dives/mcp).
@@ -288,7 +263,7 @@ var clientTable = []clientDef{
 		}
 		return steps
 	}},
-	{"kiro", "Kiro", func(e *env) []fileStep {
+	{"kiro", func(e *env) []fileStep {
 		// Workspace .kiro/settings/mcp.json takes precedence over the user's
 		// ~/.kiro/settings/mcp.json (https://kiro.dev/docs/mcp/configuration).
 		return []fileStep{
@@ -296,14 +271,15 @@ var clientTable = []clientDef{
 			{join(e.home, ".kiro", "settings", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectKiro)},
 		}
 	}},
-	{"lmstudio", "LM Studio", func(e *env) []fileStep {
+	{"lmstudio", func(e *env) []fileStep {
 		// ~/.lmstudio/mcp.json, "LM Studio currently follows Cursor's mcp.json
 		// notation" (lmstudio-ai/docs 0_app/2_mcp/index.mdx).
 		return []fileStep{{join(e.home, ".lmstudio", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectLMStudio)}}
 	}},
-	{"mcp-dir", "MCP server directories", func(e *env) []fileStep {
-		// One file per server, as the multi-server bridge of
-		// seeds/004 reads them: ./mcp-servers/*.json and ~/.config/mcp/servers/*.json.
+	{"mcp-dir", func(e *env) []fileStep {
+		// MCP server directories, one file per server, as the multi-server
+		// bridge of seeds/004 reads them: ./mcp-servers/*.json and
+		// ~/.config/mcp/servers/*.json.
 		return []fileStep{
 			{join(e.cwd, "mcp-servers", "*.json"), formatJSONC, decodeMCPDir},
 			{join(e.xdg, "mcp", "servers", "*.json"), formatJSONC, decodeMCPDir},

@@ -391,17 +391,25 @@ func TestDiscoverPlatforms(t *testing.T) {
 	}
 }
 
-func TestClients(t *testing.T) {
-	opts := Options{Home: "/h", Cwd: "/p", GOOS: "darwin", LookupEnv: lookupIn(map[string]string{"CODEX_HOME": "/codex"})}
-	got := map[string][]string{}
-	var ids []string
-	for _, c := range Clients(opts) {
-		ids = append(ids, c.ID)
-		got[c.ID] = c.Paths
-		if c.Name == "" {
-			t.Errorf("%s has no name", c.ID)
+// tablePaths lists the clients of the table in the order Discover reads
+// them, and the files each reads with these options (skipped clients too).
+func tablePaths(opts Options) (ids []string, paths map[string][]string) {
+	e := resolve(opts)
+	paths = map[string][]string{}
+	for _, c := range clientTable {
+		ids = append(ids, c.id)
+		for _, st := range c.files(&e) {
+			if st.path != "" && !slices.Contains(paths[c.id], st.path) {
+				paths[c.id] = append(paths[c.id], st.path)
+			}
 		}
 	}
+	return ids, paths
+}
+
+func TestClientTable(t *testing.T) {
+	opts := Options{Home: "/h", Cwd: "/p", GOOS: "darwin", LookupEnv: lookupIn(map[string]string{"CODEX_HOME": "/codex"})}
+	ids, got := tablePaths(opts)
 	wantIDs := []string{"claude-desktop", "claude-code", "cursor", "vscode", "gemini", "codex", "opencode", "zed", "windsurf", "cline", "continue", "kiro", "lmstudio", "mcp-dir"}
 	if !slices.Equal(ids, wantIDs) {
 		t.Errorf("ids %q, want %q", ids, wantIDs)
@@ -441,11 +449,12 @@ func TestDiscoverDefaults(t *testing.T) {
 	if len(servers) != 1 || servers[0].Name != "d" || len(problems) != 0 {
 		t.Errorf("got %+v %v, want the one server in $HOME/.cursor/mcp.json", servers, problems)
 	}
-	for _, c := range Clients(Options{}) {
-		for _, p := range c.Paths {
-			wd, _ := os.Getwd()
+	_, paths := tablePaths(Options{})
+	wd, _ := os.Getwd()
+	for id, ps := range paths {
+		for _, p := range ps {
 			if !strings.HasPrefix(p, home) && !strings.HasPrefix(p, wd) {
-				t.Errorf("%s: %s is neither under $HOME nor the working directory", c.ID, p)
+				t.Errorf("%s: %s is neither under $HOME nor the working directory", id, p)
 			}
 		}
 	}
