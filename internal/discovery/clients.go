@@ -9,17 +9,19 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
-// Options say where to look. Tests point Home etc. at fixtures; zero values
-// mean the real ones.
+// Options say what to leave out. Where to look is the real home, project
+// and environment; the unexported fields let tests point at fixtures
+// instead (zero values mean the real ones).
 type Options struct {
-	Home          string                      // "" = os.UserHomeDir()
-	XDGConfigHome string                      // "" = $XDG_CONFIG_HOME (if absolute) or Home/.config
-	AppData       string                      // Windows %APPDATA%; "" = $APPDATA or Home/AppData/Roaming
-	Cwd           string                      // project dir for project-level files ("" = os.Getwd())
-	GOOS          string                      // "" = runtime.GOOS; decides macOS vs Linux vs Windows paths
-	LookupEnv     func(string) (string, bool) // nil = os.LookupEnv; for ${VAR} expansion, XDG_CONFIG_HOME, APPDATA, CODEX_HOME
-	Self          []string                    // paths/names of this program: entries launching it are skipped
-	Skip          map[string]bool             // client IDs to ignore
+	Self []string        // paths/names of this program: entries launching it are skipped
+	Skip map[string]bool // client IDs to ignore
+
+	home          string                      // "" = os.UserHomeDir()
+	xdgConfigHome string                      // "" = $XDG_CONFIG_HOME (if absolute) or home/.config
+	appData       string                      // Windows %APPDATA%; "" = $APPDATA or home/AppData/Roaming
+	cwd           string                      // project dir for project-level files ("" = os.Getwd())
+	goos          string                      // "" = runtime.GOOS; decides macOS vs Linux vs Windows paths
+	lookupEnv     func(string) (string, bool) // nil = os.LookupEnv; for ${VAR} expansion, XDG_CONFIG_HOME, APPDATA, CODEX_HOME
 }
 
 // Discover reads every known client's config files and returns the servers
@@ -68,7 +70,7 @@ type env struct {
 }
 
 func resolve(o Options) env {
-	e := env{home: o.Home, xdg: o.XDGConfigHome, appData: o.AppData, cwd: o.Cwd, goos: o.GOOS, lookup: o.LookupEnv, self: o.Self}
+	e := env{home: o.home, xdg: o.xdgConfigHome, appData: o.appData, cwd: o.cwd, goos: o.goos, lookup: o.lookupEnv, self: o.Self}
 	if e.lookup == nil {
 		e.lookup = os.LookupEnv
 	}
