@@ -37,7 +37,7 @@ type Options struct {
 // precedence order, the most specific first (project or
 // local scope before user scope); entries in file order (JSON), or sorted
 // by name (TOML and YAML maps). Duplicates and name clashes are then
-// resolved as dedupe documents.
+// resolved as the package documentation describes (dedupe.go).
 func Discover(opts Options) ([]config.Server, []Problem) {
 	r := &reader{env: resolve(opts), parsed: map[string]*file{}}
 	for _, c := range clientTable {
