@@ -47,10 +47,10 @@ func fixture(t *testing.T) (Options, string) {
 	copyTree(t, filepath.Join("testdata", "home"), home, cwd)
 	copyTree(t, filepath.Join("testdata", "cwd"), cwd, cwd)
 	return Options{
-		Home:      home,
-		Cwd:       cwd,
-		GOOS:      "linux",
-		LookupEnv: lookupIn(fakeEnv),
+		home:      home,
+		cwd:       cwd,
+		goos:      "linux",
+		lookupEnv: lookupIn(fakeEnv),
 		Self:      []string{"/usr/local/bin/mcp-code-mode"},
 	}, root
 }
@@ -297,7 +297,7 @@ func TestDiscoverPlatforms(t *testing.T) {
 	tests := []struct {
 		name  string
 		goos  string
-		xdg   string // Options.XDGConfigHome, relative to the temp dir
+		xdg   string // Options.xdgConfigHome, relative to the temp dir
 		xdgEn string // $XDG_CONFIG_HOME, relative to the temp dir
 		files []string
 		want  []string // "client name"
@@ -336,7 +336,7 @@ func TestDiscoverPlatforms(t *testing.T) {
 			want: []string{"claude-desktop cd-win", "cursor cursor-win", "vscode vscode-win"},
 		},
 		{
-			name: "XDGConfigHome option",
+			name: "xdgConfigHome option",
 			goos: "linux",
 			xdg:  "xdg",
 			files: []string{
@@ -370,11 +370,11 @@ func TestDiscoverPlatforms(t *testing.T) {
 				envv["XDG_CONFIG_HOME"] = filepath.Join(root, tt.xdgEn)
 			}
 			opts := Options{
-				Home: filepath.Join(root, "home"), Cwd: filepath.Join(root, "project"),
-				GOOS: tt.goos, LookupEnv: lookupIn(envv), AppData: filepath.Join(root, "appdata"),
+				home: filepath.Join(root, "home"), cwd: filepath.Join(root, "project"),
+				goos: tt.goos, lookupEnv: lookupIn(envv), appData: filepath.Join(root, "appdata"),
 			}
 			if tt.xdg != "" {
-				opts.XDGConfigHome = filepath.Join(root, tt.xdg)
+				opts.xdgConfigHome = filepath.Join(root, tt.xdg)
 			}
 			servers, problems := Discover(opts)
 			var got []string
@@ -391,17 +391,25 @@ func TestDiscoverPlatforms(t *testing.T) {
 	}
 }
 
-func TestClients(t *testing.T) {
-	opts := Options{Home: "/h", Cwd: "/p", GOOS: "darwin", LookupEnv: lookupIn(map[string]string{"CODEX_HOME": "/codex"})}
-	got := map[string][]string{}
-	var ids []string
-	for _, c := range Clients(opts) {
-		ids = append(ids, c.ID)
-		got[c.ID] = c.Paths
-		if c.Name == "" {
-			t.Errorf("%s has no name", c.ID)
+// tablePaths lists the clients of the table in the order Discover reads
+// them, and the files each reads with these options (skipped clients too).
+func tablePaths(opts Options) (ids []string, paths map[string][]string) {
+	e := resolve(opts)
+	paths = map[string][]string{}
+	for _, c := range clientTable {
+		ids = append(ids, c.id)
+		for _, st := range c.files(&e) {
+			if st.path != "" && !slices.Contains(paths[c.id], st.path) {
+				paths[c.id] = append(paths[c.id], st.path)
+			}
 		}
 	}
+	return ids, paths
+}
+
+func TestClientTable(t *testing.T) {
+	opts := Options{home: "/h", cwd: "/p", goos: "darwin", lookupEnv: lookupIn(map[string]string{"CODEX_HOME": "/codex"})}
+	ids, got := tablePaths(opts)
 	wantIDs := []string{"claude-desktop", "claude-code", "cursor", "vscode", "gemini", "codex", "opencode", "zed", "windsurf", "cline", "continue", "kiro", "lmstudio", "mcp-dir"}
 	if !slices.Equal(ids, wantIDs) {
 		t.Errorf("ids %q, want %q", ids, wantIDs)
@@ -441,11 +449,12 @@ func TestDiscoverDefaults(t *testing.T) {
 	if len(servers) != 1 || servers[0].Name != "d" || len(problems) != 0 {
 		t.Errorf("got %+v %v, want the one server in $HOME/.cursor/mcp.json", servers, problems)
 	}
-	for _, c := range Clients(Options{}) {
-		for _, p := range c.Paths {
-			wd, _ := os.Getwd()
+	_, paths := tablePaths(Options{})
+	wd, _ := os.Getwd()
+	for id, ps := range paths {
+		for _, p := range ps {
 			if !strings.HasPrefix(p, home) && !strings.HasPrefix(p, wd) {
-				t.Errorf("%s: %s is neither under $HOME nor the working directory", c.ID, p)
+				t.Errorf("%s: %s is neither under $HOME nor the working directory", id, p)
 			}
 		}
 	}
@@ -459,7 +468,7 @@ func TestDiscoverStrictJSON(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	servers, problems := Discover(Options{Home: home, Cwd: filepath.Join(home, "p"), GOOS: "linux", LookupEnv: lookupIn(nil)})
+	servers, problems := Discover(Options{home: home, cwd: filepath.Join(home, "p"), goos: "linux", lookupEnv: lookupIn(nil)})
 	if len(servers) != 0 {
 		t.Errorf("servers from a broken file: %+v", servers)
 	}

@@ -21,7 +21,7 @@ import (
 // could not be. It never holds a value from the file (values may be
 // secrets): only where the trouble is and what kind it is.
 type Problem struct {
-	Client string `json:"client"`         // client ID (see Clients)
+	Client string `json:"client"`         // client ID: "claude-code", "cursor", ...
 	Path   string `json:"path"`           // the file
 	Line   int    `json:"line,omitempty"` // 1-based; 0 if unknown
 	Key    string `json:"key,omitempty"`  // dotted key path of the entry or field, "" for the whole file
