@@ -72,8 +72,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer agg.Close()
 	// Warm the sandbox pool now, so the first run does not wait for it.
 	go func() {
-		if _, err := eng.get(ctx); err != nil {
-			eng.log.Warn("container engine", "err", err)
+		if err := eng.Connect(ctx); err != nil {
+			c.logger(stderr).Warn("container engine", "err", err)
 		}
 	}()
 	mcpServer := aggregator.NewMCPServer(agg)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
@@ -186,72 +184,11 @@ func discoveryOptions(cfg config.Config) discovery.Options {
 	return opts
 }
 
-// lazyEngine connects to the container engine on first use, so that
-// commands and a server that never run code need no engine, and a server
-// started before the engine recovers when it comes up.
-type lazyEngine struct {
-	log    *slog.Logger
-	spec   sandbox.Spec // what the warm containers are
-	warm   int          // how many to keep started (0: none)
-	mu     sync.Mutex
-	e      *sandbox.Engine
-	pool   *sandbox.Pool
-	closed bool
-}
-
-func (l *lazyEngine) get(ctx context.Context) (aggregator.Engine, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.pool != nil {
-		return l.pool, nil
-	}
-	if l.closed {
-		return nil, fmt.Errorf("shutting down")
-	}
-	// Connecting has its own timeout: a run's short deadline must not be
-	// reported as the engine being down.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	e, err := sandbox.New(cctx)
-	if err != nil {
-		return nil, fmt.Errorf("%w (is Docker or Podman running? see `mcp-code-mode doctor`)", err)
-	}
-	if n, err := e.Sweep(cctx, 24*time.Hour); err != nil {
-		l.log.Warn("sweep of orphaned sandboxes failed", "err", err)
-	} else if n > 0 {
-		l.log.Info("removed orphaned sandboxes", "count", n)
-	}
-	l.e = e
-	l.pool = sandbox.NewPool(e, l.spec, l.warm, l.log)
-	return l.pool, nil
-}
-
-// Start implements aggregator.Engine.
-func (l *lazyEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error) {
-	e, err := l.get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return e.Start(ctx, spec)
-}
-
-// Close removes the warm containers and closes the connection.
-func (l *lazyEngine) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.closed = true
-	if l.e == nil {
-		return nil
-	}
-	l.pool.Close()
-	return l.e.Close()
-}
-
 // setup loads the configuration and builds the aggregator, and returns the
 // problems met in client config files (already logged). warm says whether
 // to keep containers started ahead of need (serve does; a one-shot command
 // would only waste them).
-func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*aggregator.Aggregator, *lazyEngine, []discovery.Problem, error) {
+func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*aggregator.Aggregator, *sandbox.Provider, []discovery.Problem, error) {
 	cfg, path, err := c.load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -264,10 +201,11 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*agg
 	for _, p := range problems {
 		log.Warn("client config", "problem", p.String())
 	}
-	eng := &lazyEngine{log: log, spec: cfg.Spec()}
+	n := 0
 	if warm {
-		eng.warm = cfg.Limits.Warm
+		n = cfg.Limits.Warm
 	}
+	eng := sandbox.NewProvider(cfg.Spec(), n, log)
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
 		return nil, nil, nil, err
