@@ -16,8 +16,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
@@ -76,14 +74,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			c.logger(stderr).Warn("container engine", "err", err)
 		}
 	}()
-	mcpServer := aggregator.NewMCPServer(agg)
 	if *httpAddr == "" {
-		srv := server.NewStdioServer(mcpServer)
-		err := srv.Listen(ctx, stdin, stdout)
-		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("stdio: %w", err)
-		}
-		return nil
+		return agg.ServeStdio(ctx, stdin, stdout)
 	}
 	for i, o := range allowOrigins {
 		n, err := aggregator.NormalizeOrigin(o)
@@ -111,7 +103,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	hs := &http.Server{
 		Addr:              *httpAddr,
-		Handler:           aggregator.HTTPHandler(mcpServer, aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
+		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.

@@ -26,12 +26,12 @@ type HTTPOptions struct {
 	AllowedOrigins []string
 }
 
-// HTTPHandler serves s over streamable HTTP at /mcp. It refuses requests
-// whose Host is not this server's (DNS rebinding), whose Origin is a
-// foreign site (a browser page driving a local server), and, with a token,
-// requests without it. Only pages of opts.AllowedOrigins get CORS headers.
-func HTTPHandler(s *server.MCPServer, opts HTTPOptions) http.Handler {
-	mcpHandler := server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp"))
+// HTTPHandler serves run_python over streamable HTTP at /mcp. It refuses
+// requests whose Host is not this server's (DNS rebinding), whose Origin is
+// a foreign site (a browser page driving a local server), and, with a
+// token, requests without it. Only pages of opts.AllowedOrigins get CORS headers.
+func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
+	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(opts, mcpHandler))
 	return mux

@@ -3,7 +3,9 @@ package aggregator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -99,8 +101,19 @@ const outputSchema = `{
   "required": ["stdout", "error", "truncated", "stopped", "calls", "duration_ms", "servers"]
 }`
 
-// NewMCPServer returns the MCP server exposing run_python over a.
-func NewMCPServer(a *Aggregator) *server.MCPServer {
+// ServeStdio serves run_python over MCP's stdio transport, reading
+// requests from in and writing answers to out, until in ends or ctx is
+// done.
+func (a *Aggregator) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	err := server.NewStdioServer(newMCPServer(a)).Listen(ctx, in, out)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("stdio: %w", err)
+	}
+	return nil
+}
+
+// newMCPServer returns the MCP server exposing run_python over a.
+func newMCPServer(a *Aggregator) *server.MCPServer {
 	s := server.NewMCPServer("mcp-code-mode", config.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
@@ -130,7 +143,7 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 		defer stop()
 	}
 	res := a.Run(ctx, run)
-	return ToolResult(res), nil
+	return toolResult(res), nil
 }
 
 // reportProgress sends notifications/progress for the run: after each call
@@ -185,9 +198,9 @@ func reportProgress(ctx context.Context, token mcp.ProgressToken, run *Request) 
 	}
 }
 
-// ToolResult renders a run's result as run_python's answer: structured
+// toolResult renders a run's result as run_python's answer: structured
 // content, and text with the output and the error.
-func ToolResult(res Result) *mcp.CallToolResult {
+func toolResult(res Result) *mcp.CallToolResult {
 	text := res.Stdout
 	if res.Error != nil {
 		if text != "" && !strings.HasSuffix(text, "\n") {

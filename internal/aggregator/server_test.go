@@ -184,7 +184,7 @@ func TestToolResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.res.Servers = []string{}
-			out := ToolResult(tt.res)
+			out := toolResult(tt.res)
 			if out.IsError != (tt.res.Error != nil) {
 				t.Errorf("IsError = %v, want %v", out.IsError, tt.res.Error != nil)
 			}
@@ -209,7 +209,7 @@ func TestToolResultStructuredContent(t *testing.T) {
 		{Stdout: "a", Servers: []string{}},
 		{Stdout: "out", Error: &msg, Truncated: true, Stopped: true, Calls: 3, DurationMS: 1234, Servers: []string{"fs", "gh"}},
 	} {
-		b, err := json.Marshal(ToolResult(res).StructuredContent)
+		b, err := json.Marshal(toolResult(res).StructuredContent)
 		if err != nil {
 			t.Fatalf("marshal structured content: %v", err)
 		}
@@ -255,10 +255,10 @@ func compileSchema(t *testing.T, s string) *jsonschema.Schema {
 	return sch
 }
 
-// inProcessClient connects an MCP client to NewMCPServer(a) and initializes it.
+// inProcessClient connects an MCP client to newMCPServer(a) and initializes it.
 func inProcessClient(t *testing.T, a *Aggregator) *client.Client {
 	t.Helper()
-	c, err := client.NewInProcessClient(NewMCPServer(a))
+	c, err := client.NewInProcessClient(newMCPServer(a))
 	if err != nil {
 		t.Fatal(err)
 	}
