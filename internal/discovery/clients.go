@@ -279,9 +279,9 @@ var clientTable = []clientDef{
 		return []fileStep{{join(e.home, ".lmstudio", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectLMStudio)}}
 	}},
 	{"mcp-dir", func(e *env) []fileStep {
-		// MCP server directories, one file per server, as the multi-server
-		// bridge of seeds/004 reads them: ./mcp-servers/*.json and
-		// ~/.config/mcp/servers/*.json.
+		// MCP server directories, one file per server, as multi-server
+		// bridges that read a folder of server files expect them:
+		// ./mcp-servers/*.json and ~/.config/mcp/servers/*.json.
 		return []fileStep{
 			{join(e.cwd, "mcp-servers", "*.json"), formatJSONC, decodeMCPDir},
 			{join(e.xdg, "mcp", "servers", "*.json"), formatJSONC, decodeMCPDir},
