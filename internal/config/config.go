@@ -4,6 +4,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -17,9 +18,9 @@ import (
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/env/v2"
-	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
@@ -144,6 +145,18 @@ func DefaultCatalogDir() string {
 // limits.deadline ("__" separates levels).
 const EnvPrefix = "MCP_CODE_MODE_"
 
+// maxFileBytes bounds this program's own config file.
+const maxFileBytes = 4 << 20
+
+// bytesProvider gives koanf a config file already read.
+type bytesProvider []byte
+
+func (b bytesProvider) ReadBytes() ([]byte, error) { return b, nil }
+
+func (b bytesProvider) Read() (map[string]any, error) {
+	return nil, errors.New("bytesProvider: use ReadBytes")
+}
+
 // Load reads the defaults, then the MCP_CODE_MODE_* variables of
 // environ, then the config file at path (TOML, YAML or JSON by extension; ""
 // for none); each overrides the one before. A duration given as a plain
@@ -190,10 +203,11 @@ func Load(path string, environ []string) (Config, error) {
 		default:
 			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
 		}
-		if _, err := os.Stat(path); err != nil {
+		data, err := safefile.Read(path, maxFileBytes)
+		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
 		}
-		if err := k.Load(file.Provider(path), parser); err != nil {
+		if err := k.Load(bytesProvider(data), parser); err != nil {
 			return Config{}, fmt.Errorf("config %s: %w", path, err)
 		}
 	}

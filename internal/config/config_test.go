@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -491,5 +492,31 @@ func TestMergeAppliesTheConfigFileOnTopOfDiscovery(t *testing.T) {
 	cfg.Servers = map[string]ServerConfig{"ghost": {Deny: []string{"x"}}}
 	if _, err := cfg.Merge("cfg.toml", discovered); err == nil || !strings.Contains(err.Error(), `"ghost"`) {
 		t.Fatalf("a policy entry for no server: %v", err)
+	}
+}
+
+// Its own config file, when it is a FIFO or too large, is refused at once
+// with the reason; a plain open would block on the FIFO.
+func TestLoadRefusesAFIFOAndAnOversizedFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "config.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", maxFileBytes)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{fifo: "not a regular file (a FIFO)", big: "file too large"} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(path, nil); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("Load(%s) = %v, want an error naming the file and %q", path, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Load(%s) blocked", path)
+		}
 	}
 }

@@ -3,13 +3,12 @@ package discovery
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
 // reader collects what Discover finds.
@@ -49,20 +48,16 @@ func (r *reader) load(client, path string, format fileFormat) *file {
 		r.problems = append(r.problems, Problem{Client: client, Path: path, Line: line, Err: msg})
 		return nil
 	}
-	fh, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := safefile.Read(path, maxConfigSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	if err != nil {
-		return fail(0, "cannot read: "+osErr(err))
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxConfigSize+1))
-	if err != nil {
-		return fail(0, "cannot read: "+osErr(err))
-	}
-	if len(data) > maxConfigSize {
+	case errors.Is(err, safefile.ErrTooLarge):
 		return fail(0, fmt.Sprintf("larger than %d MiB", maxConfigSize>>20))
+	case errors.Is(err, safefile.ErrNotRegular):
+		return fail(0, "skipped: "+strings.TrimPrefix(err.Error(), path+": "))
+	case err != nil:
+		return fail(0, "cannot read: "+osErr(err))
 	}
 	if format == formatByExt {
 		format = formatJSONC
