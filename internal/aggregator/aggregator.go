@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
@@ -61,6 +62,7 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	}
 	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
+	servers = modelSafe(servers, log)
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y config.Server) int { return strings.Compare(x.Name, y.Name) })
 	// A name that already is an identifier is its own alias; the others get
 	// theirs around them, so no alias equals another server's name.
@@ -88,6 +90,54 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 		}
 	}
 	return a, nil
+}
+
+// Server names and descriptions reach the model (in run_python's
+// description, the helpers' answers and error messages), and they come from
+// files anyone may have written. These bound them.
+const (
+	maxNameRunes        = 64
+	maxDescriptionRunes = 200
+)
+
+// modelSafe returns the servers with descriptions on one line, without
+// control or format characters, and capped. A server whose name has such
+// characters or is too long could forge lines of run_python's description:
+// it is disabled under a printable form of its name (and left out if that
+// form is another server's name).
+func modelSafe(servers []config.Server, log *slog.Logger) []config.Server {
+	names := map[string]bool{}
+	for _, s := range servers {
+		names[s.Name] = true
+	}
+	out := make([]config.Server, 0, len(servers))
+	for _, s := range servers {
+		s.Description = truncateRunes(printable(s.Description), maxDescriptionRunes)
+		if shown := truncateRunes(printable(s.Name), maxNameRunes); shown != s.Name {
+			if shown == "" || names[shown] {
+				log.Warn("server left out: its name is not printable", "name", fmt.Sprintf("%q", s.Name), "source", s.Source)
+				continue
+			}
+			names[shown] = true
+			s.Name, s.Disabled = shown, true
+			s.Why = fmt.Sprintf("its name (as configured in %s) has control characters or is over %d characters; rename it", s.Source, maxNameRunes)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// printable is s on one line: control and format characters (newlines,
+// escapes, bidirectional overrides, zero-width characters) become spaces,
+// and runs of spaces one.
+func printable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // Close stops every wrapped server and waits for sandboxes to be removed.
