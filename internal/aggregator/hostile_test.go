@@ -61,3 +61,34 @@ func TestServerNamesAndDescriptionsCannotForgeLinesForTheModel(t *testing.T) {
 		t.Errorf("a description of 1000 characters is kept at %d, want %d", n, maxDescriptionRunes)
 	}
 }
+
+// Refused calls cost budget too: a program cannot make the bridge check
+// calls without end by making calls it knows will be refused.
+func TestRefusedCallsCountTowardTheBudget(t *testing.T) {
+	needEngine(t)
+	srv, log := testServer(t, "t")
+	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 10 }, srv)
+	res := run(t, a, `
+from mcp import runtime
+refused, budget = 0, 0
+for i in range(200):
+    try:
+        if i % 2:
+            await mcp_t.add(a="not a number", b=1)
+        else:
+            await runtime.call_tool("t", "no_such_tool", {})
+    except ToolError as e:
+        if "used all 10 tool calls" in str(e):
+            budget += 1
+        else:
+            refused += 1
+print(refused, budget)
+`, "t")
+	mustSucceed(t, res)
+	if res.Stdout != "10 190\n" || res.Calls != 10 {
+		t.Fatalf("stdout %q calls %d; want 10 refusals, then 190 calls over the budget, and 10 calls counted", res.Stdout, res.Calls)
+	}
+	if n := len(serverCalls(t, log)); n != 0 {
+		t.Fatalf("the server saw %d calls, want none", n)
+	}
+}

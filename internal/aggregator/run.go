@@ -355,6 +355,11 @@ func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 
 func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage, error) {
 	limits := s.a.cfg.Limits
+	// Every call counts, refused or not: a program that floods the bridge
+	// with calls it knows will be refused spends its budget doing so.
+	if err := s.budget.take(); err != nil {
+		return nil, err
+	}
 	mod, ok := s.mods[m.Server]
 	if !ok {
 		return nil, refuse("server %q is not loaded in this run; name it in servers", m.Server)
@@ -365,9 +370,6 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	}
 	args, err := tool.checkArgs(mod.srv.Name, m.Args, limits.MaxArgBytes)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.budget.take(); err != nil {
 		return nil, err
 	}
 	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
