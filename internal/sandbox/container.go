@@ -80,8 +80,12 @@ type Container struct {
 }
 
 // hostConfig is the isolation every sandbox gets.
-func (s Spec) hostConfig() *container.HostConfig {
+func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
 	pids := s.Pids
+	opts := []string{"no-new-privileges"}
+	if seccompOpt != "" {
+		opts = append(opts, seccompOpt)
+	}
 	return &container.HostConfig{
 		Runtime:        s.Runtime,
 		NetworkMode:    "none",
@@ -90,7 +94,7 @@ func (s Spec) hostConfig() *container.HostConfig {
 			"/tmp": fmt.Sprintf("rw,noexec,nosuid,nodev,size=%d,mode=1777", s.TmpfsBytes),
 		},
 		CapDrop:     []string{"ALL"},
-		SecurityOpt: []string{"no-new-privileges"},
+		SecurityOpt: opts,
 		IpcMode:     "private",
 		LogConfig:   container.LogConfig{Type: "none"},
 		Resources: container.Resources{
@@ -134,7 +138,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 				LabelOwner: Owner(),
 			},
 		},
-		HostConfig: spec.hostConfig(),
+		HostConfig: spec.hostConfig(e.seccomp),
 	})
 	if err != nil {
 		if cerrdefs.IsNotFound(err) {

@@ -87,7 +87,7 @@ func TestSweepRemovesOrphansOnly(t *testing.T) {
 				Image: DefaultImage, Entrypoint: []string{"python3", "-c", "pass"},
 				Labels: map[string]string{LabelApp: AppName, LabelRole: "sandbox", LabelOwner: owner},
 			},
-			HostConfig: DefaultSpec().hostConfig(),
+			HostConfig: DefaultSpec().hostConfig(e.seccomp),
 		})
 		if err != nil {
 			t.Fatalf("create: %v", err)

@@ -22,7 +22,8 @@ const (
 // Engine is a connection to a Docker-compatible engine. The zero value is not
 // usable; call New.
 type Engine struct {
-	cli *client.Client
+	cli     *client.Client
+	seccomp string // the security option that applies the sandbox's seccomp profile ("" = the engine's default)
 }
 
 // New connects to the engine named by DOCKER_HOST (and the other DOCKER_*
@@ -36,7 +37,12 @@ func New(ctx context.Context) (*Engine, error) {
 		cli.Close()
 		return nil, fmt.Errorf("docker engine not reachable at %s: %w", cli.DaemonHost(), err)
 	}
-	return &Engine{cli: cli}, nil
+	opt, err := seccompOption(ctx, cli)
+	if err != nil {
+		cli.Close()
+		return nil, err
+	}
+	return &Engine{cli: cli, seccomp: opt}, nil
 }
 
 // Close releases the connection to the engine.
