@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // pinnedNpmBin is the path of a binary of the pinned npm packages in
@@ -25,19 +27,15 @@ import (
 // instead under CI=true.
 func pinnedNpmBin(t *testing.T, bin string) string {
 	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("CI") == "true" {
-		skip = t.Fatalf
-	}
 	path, err := filepath.Abs(filepath.Join("..", "..", "testdata", "npm", "node_modules", ".bin", bin))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
-		skip("%s is not installed (run `make testdata`): %v", bin, err)
+		testenv.SkipOrFail(t, "%s is not installed (run `make testdata`): %v", bin, err)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		skip("node not found: %v", err)
+		testenv.SkipOrFail(t, "node not found: %v", err)
 	}
 	return path
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // stdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
@@ -430,16 +431,10 @@ func TestInspectorCLI(t *testing.T) {
 	needDocker(t)
 	inspector, _ := filepath.Abs("../../testdata/npm/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("MCP Inspector not installed under CI (run `npm ci` in testdata/npm): %v", err)
-		}
-		t.Skipf("MCP Inspector not installed (run `npm ci` in testdata/npm): %v", err)
+		testenv.SkipOrFail(t, "MCP Inspector not installed (run `npm ci` in testdata/npm): %v", err)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node not found under CI: %v", err)
-		}
-		t.Skipf("node not found: %v", err)
+		testenv.SkipOrFail(t, "node not found: %v", err)
 	}
 	f := newFixture(t, "")
 	inspect := func(t *testing.T, opts ...string) (string, string, int) {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // vscodeDir holds code-server (VS Code 1.100.3 for a browser), the browser
@@ -25,20 +27,16 @@ const vscodeDir = "../../testdata/vscode"
 // through vscode.lm.invokeTool, the path chat takes.
 func TestVSCodeConnects(t *testing.T) {
 	needDocker(t)
-	skip := t.Skipf
-	if os.Getenv("CI") == "true" {
-		skip = t.Fatalf
-	}
 	dir, err := filepath.Abs(vscodeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".installed")); err != nil {
-		skip("code-server is not installed (run `make testdata-vscode`): %v", err)
+		testenv.SkipOrFail(t, "code-server is not installed (run `make testdata-vscode`): %v", err)
 	}
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
-		skip("chromium not found (Debian package chromium; .ci/vscode.sh installs it): %v", err)
+		testenv.SkipOrFail(t, "chromium not found (Debian package chromium; .ci/vscode.sh installs it): %v", err)
 	}
 
 	f := newFixture(t, "")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // npmServer is a real MCP server from the pinned npm packages in
@@ -19,10 +20,7 @@ func npmServer(t *testing.T, name, bin string, args ...string) config.Server {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("npm test servers are not installed under CI: %v", err)
-		}
-		t.Skipf("npm test servers are not installed (run `make testdata`): %v", err)
+		testenv.SkipOrFail(t, "npm test servers are not installed (run `make testdata`): %v", err)
 	}
 	return config.Server{Name: name, Transport: config.TransportStdio, Command: path, Args: args, Source: "test"}
 }
