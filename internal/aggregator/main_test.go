@@ -52,7 +52,7 @@ func testMain(m *testing.M) int {
 			return 1
 		}
 	}
-	code := m.Run()
+	code := testenv.Run(m)
 	// Nothing may outlive the tests: no sandbox container, no server process.
 	if engine != nil {
 		ids, err := engine.Containers(ctx, sandbox.Owner())

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 func TestTwoServersFromOneProgram(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	math, mathLog := testServer(t, "math")
 	words, wordsLog := testServer(t, "word-tools")
@@ -70,6 +72,7 @@ func TestUnknownServerNamesAreListed(t *testing.T) {
 }
 
 func TestConcurrentCallsOverlapOnTheServer(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
@@ -97,6 +100,7 @@ print(len(r))
 }
 
 func TestAServerThatCrashesMidCallRaisesToolErrorAndIsRestartedForTheNextCall(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
