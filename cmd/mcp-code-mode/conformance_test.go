@@ -201,13 +201,13 @@ func listScenarios(t *testing.T, conformance string, env []string, dir, kind str
 // and tools/list needs no container engine, so neither does this test.
 func TestConformanceServer(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	f := newFixture(t, "")
-	_, url := f.httpServe(t, nil, "serve", "--config", f.config, "--no-discovery", "--http", "127.0.0.1:PORT")
-	results := filepath.Join(f.dir, "results")
+	f := NewFixture(t, "")
+	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
+	results := filepath.Join(f.Dir, "results")
 
 	// Every scenario the suite has is classified here: a new one (after an
 	// upgrade of the suite) must be looked at.
-	all := listScenarios(t, conformance, f.env, f.dir, "server")
+	all := listScenarios(t, conformance, f.Env, f.Dir, "server")
 	applicable := map[string]bool{}
 	for _, s := range conformanceServerApplicable {
 		applicable[s] = true
@@ -227,7 +227,7 @@ func TestConformanceServer(t *testing.T) {
 	for _, scenario := range conformanceServerApplicable {
 		t.Run(scenario, func(t *testing.T) {
 			args := []string{"server", "--url", url, "--scenario", scenario, "-o", results}
-			out, errOut, code := nodeRun(t, 60*time.Second, f.env, f.dir, conformance, args...)
+			out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, conformance, args...)
 			t.Logf("conformance %s -> exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 			checks, _ := readChecks(t, results, "server-"+scenario)
 			if code != 0 || !passed(checks) {
@@ -238,9 +238,9 @@ func TestConformanceServer(t *testing.T) {
 
 	// The others are run once together, only to record what they find.
 	t.Run("not applicable", func(t *testing.T) {
-		dir := filepath.Join(f.dir, "all")
+		dir := filepath.Join(f.Dir, "all")
 		args := []string{"server", "--url", url, "--suite", "all", "-o", dir}
-		out, _, code := nodeRun(t, 60*time.Second, f.env, f.dir, conformance, args...)
+		out, _, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, conformance, args...)
 		if i := strings.Index(out, "=== SUMMARY ==="); i >= 0 {
 			out = out[i:]
 		}
@@ -287,24 +287,24 @@ exec BIN run --no-discovery --config "$cfg" --servers conf -c "$code"
 // from a program in the sandbox.
 func TestConformanceClient(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	needDocker(t)
-	f := newFixture(t, "")
-	script := filepath.Join(f.dir, "client.sh")
-	f.write(t, script, strings.NewReplacer("DIR", f.dir, "BIN", binPath).Replace(conformanceClientScript))
+	NeedEngine(t)
+	f := NewFixture(t, "")
+	script := filepath.Join(f.Dir, "client.sh")
+	f.Write(t, script, strings.NewReplacer("DIR", f.Dir, "BIN", binPath).Replace(conformanceClientScript))
 	if err := os.Chmod(script, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(script, " \t'\"") {
 		t.Skipf("the suite splits --command on spaces; temp path %q has one", script)
 	}
-	results := filepath.Join(f.dir, "results")
+	results := filepath.Join(f.Dir, "results")
 
 	// run runs one client scenario and returns its checks, the suite's
 	// output, what our client printed, and the suite's exit status.
 	run := func(t *testing.T, scenario string, env []string) ([]conformanceCheck, string, string, int) {
 		t.Helper()
 		args := []string{"client", "--command", script, "--scenario", scenario, "--timeout", "40000", "-o", results}
-		out, errOut, code := nodeRun(t, 60*time.Second, env, f.dir, conformance, args...)
+		out, errOut, code := nodeRun(t, 60*time.Second, env, f.Dir, conformance, args...)
 		t.Logf("conformance %s -> exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 		checks, dir := readChecks(t, results, scenario)
 		printed, _ := os.ReadFile(filepath.Join(dir, "stdout.txt"))
@@ -314,7 +314,7 @@ func TestConformanceClient(t *testing.T) {
 	}
 
 	t.Run("initialize", func(t *testing.T) {
-		checks, _, printed, code := run(t, "initialize", f.env)
+		checks, _, printed, code := run(t, "initialize", f.Env)
 		if code != 0 || !passed(checks) {
 			t.Errorf("initialize did not pass (exit %d):\n%s", code, describeChecks(checks))
 		}
@@ -331,7 +331,7 @@ func TestConformanceClient(t *testing.T) {
 	t.Run("tools_call", func(t *testing.T) {
 		// testdata/npm holds the suite's own SDK at 1.25.2: conformance
 		// 0.1.12's test server breaks with SDK >= 1.26 (conformance#134).
-		checks, _, printed, code := run(t, "tools_call", f.env)
+		checks, _, printed, code := run(t, "tools_call", f.Env)
 		if code != 0 || !passed(checks) {
 			t.Errorf("tools_call did not pass (exit %d):\n%s", code, describeChecks(checks))
 		}

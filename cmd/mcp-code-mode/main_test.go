@@ -61,7 +61,7 @@ func testMain(m *testing.M) int {
 		engine.Close()
 	}
 	// Nothing started from the temp dir may outlive the tests.
-	if pids := pgrep(dir); len(pids) > 0 {
+	if pids := Pgrep(dir); len(pids) > 0 {
 		fmt.Fprintf(os.Stderr, "LEAK: processes left behind: %v\n", pids)
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -71,9 +71,9 @@ func testMain(m *testing.M) int {
 	return code
 }
 
-// needDocker skips the test when no container engine answers (fails it
+// NeedEngine skips the test when no container engine answers (fails it
 // under CI=true), and makes sure the sandbox image holds the current runner.
-func needDocker(t *testing.T) {
+func NeedEngine(t *testing.T) {
 	t.Helper()
 	dockerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -98,72 +98,72 @@ func needDocker(t *testing.T) {
 	}
 }
 
-// fixture is one test's world: a home dir, a copy of the test server under a
+// Fixture is one test's world: a home dir, a copy of the test server under a
 // path unique to the test (so pgrep can find exactly its processes), its
 // call log, and a config file naming it as server "test".
-type fixture struct {
-	dir    string // temp dir of the test
-	home   string // HOME and XDG_CONFIG_HOME/..
-	server string // path of this test's test server
-	log    string // the test server's call log
-	config string // the config file
-	env    []string
+type Fixture struct {
+	Dir    string // temp dir of the test
+	Home   string // HOME and XDG_CONFIG_HOME/..
+	Server string // path of this test's test server
+	Log    string // the test server's call log
+	Config string // the config file
+	Env    []string
 }
 
-// newFixture writes a config with server "test" plus extra TOML.
-func newFixture(t *testing.T, extra string) *fixture {
+// NewFixture writes a config with server "test" plus extra TOML.
+func NewFixture(t *testing.T, extra string) *Fixture {
 	t.Helper()
 	dir, err := os.MkdirTemp(testDir, "t-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	f := &fixture{
-		dir:    dir,
-		home:   filepath.Join(dir, "home"),
-		server: filepath.Join(dir, "testserver"),
-		log:    filepath.Join(dir, "calls.log"),
-		config: filepath.Join(dir, "config.toml"),
+	f := &Fixture{
+		Dir:    dir,
+		Home:   filepath.Join(dir, "home"),
+		Server: filepath.Join(dir, "testserver"),
+		Log:    filepath.Join(dir, "calls.log"),
+		Config: filepath.Join(dir, "config.toml"),
 	}
-	if err := os.MkdirAll(filepath.Join(f.home, ".config"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(f.Home, ".config"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(serverBin, f.server); err != nil {
+	if err := os.Symlink(serverBin, f.Server); err != nil {
 		t.Fatal(err)
 	}
 	cfg := fmt.Sprintf(`[servers.test]
 command = %q
 args = ["-name", "test", "-log", %q]
 description = "test tools"
-`, f.server, f.log)
-	f.write(t, f.config, cfg+extra)
+`, f.Server, f.Log)
+	f.Write(t, f.Config, cfg+extra)
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if name == "HOME" || name == "XDG_CONFIG_HOME" || name == "CI" || strings.HasPrefix(name, "MCP_CODE_MODE_") {
 			continue
 		}
-		f.env = append(f.env, kv)
+		f.Env = append(f.Env, kv)
 	}
-	f.env = append(f.env, "HOME="+f.home, "XDG_CONFIG_HOME="+filepath.Join(f.home, ".config"))
+	f.Env = append(f.Env, "HOME="+f.Home, "XDG_CONFIG_HOME="+filepath.Join(f.Home, ".config"))
 	// Whatever the test does, none of its server processes may survive it.
-	t.Cleanup(func() { f.expectNoServers(t) })
+	t.Cleanup(func() { f.ExpectNoServers(t) })
 	return f
 }
 
-func (f *fixture) write(t *testing.T, path, content string) {
+func (f *Fixture) Write(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// expectNoServers fails the test when one of its test server processes is
+// ExpectNoServers fails the test when one of its test server processes is
 // still running a few seconds after it should have stopped, and kills it.
-func (f *fixture) expectNoServers(t *testing.T) {
+func (f *Fixture) ExpectNoServers(t *testing.T) {
 	t.Helper()
 	var pids []int
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if pids = pgrep(f.server); len(pids) == 0 {
+		if pids = Pgrep(f.Server); len(pids) == 0 {
 			return
 		}
 	}
@@ -173,8 +173,8 @@ func (f *fixture) expectNoServers(t *testing.T) {
 	}
 }
 
-// pgrep returns the pids of processes whose command line contains pattern.
-func pgrep(pattern string) []int {
+// Pgrep returns the pids of processes whose command line contains pattern.
+func Pgrep(pattern string) []int {
 	out, _ := exec.Command("pgrep", "-f", regexp.QuoteMeta(pattern)).Output()
 	var pids []int
 	for _, f := range strings.Fields(string(out)) {
@@ -185,107 +185,107 @@ func pgrep(pattern string) []int {
 	return pids
 }
 
-// buffer is a bytes.Buffer safe for a writer and readers at once.
-type buffer struct {
+// Buffer is a bytes.Buffer safe for a writer and readers at once.
+type Buffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (b *buffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
 }
 
-func (b *buffer) String() string {
+func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
 }
 
-// proc is one running mcp-code-mode process.
-type proc struct {
-	cmd            *exec.Cmd
-	stdout, stderr buffer
+// Proc is one running mcp-code-mode process.
+type Proc struct {
+	Cmd            *exec.Cmd
+	Stdout, Stderr Buffer
 	done           chan struct{}
 	code           int // exit status once done; -1 when killed by a signal
 }
 
-// start starts the binary with args in its own process group. The test's
+// Start starts the binary with args in its own process group. The test's
 // cleanup ends it (SIGTERM, then SIGKILL to the group) and checks that it
 // left no sandbox container behind.
-func (f *fixture) start(t *testing.T, stdin io.Reader, env []string, args ...string) *proc {
+func (f *Fixture) Start(t *testing.T, stdin io.Reader, env []string, args ...string) *Proc {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	p := &proc{done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, binPath, args...)
-	p.cmd.Env = append(append([]string{}, f.env...), env...)
-	p.cmd.Dir = f.dir
-	p.cmd.Stdin = stdin
-	p.cmd.Stdout = &p.stdout
-	p.cmd.Stderr = &p.stderr
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p.cmd.Cancel = func() error { return syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
-	p.cmd.WaitDelay = 5 * time.Second
-	if err := p.cmd.Start(); err != nil {
+	p := &Proc{done: make(chan struct{})}
+	p.Cmd = exec.CommandContext(ctx, binPath, args...)
+	p.Cmd.Env = append(append([]string{}, f.Env...), env...)
+	p.Cmd.Dir = f.Dir
+	p.Cmd.Stdin = stdin
+	p.Cmd.Stdout = &p.Stdout
+	p.Cmd.Stderr = &p.Stderr
+	p.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.Cmd.Cancel = func() error { return syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL) }
+	p.Cmd.WaitDelay = 5 * time.Second
+	if err := p.Cmd.Start(); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
 	go func() {
 		defer close(p.done)
 		defer cancel()
-		_ = p.cmd.Wait()
-		p.code = p.cmd.ProcessState.ExitCode()
+		_ = p.Cmd.Wait()
+		p.code = p.Cmd.ProcessState.ExitCode()
 	}()
 	t.Cleanup(func() {
 		select {
 		case <-p.done:
 		default:
-			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			_ = p.Cmd.Process.Signal(syscall.SIGTERM)
 			select {
 			case <-p.done:
 			case <-time.After(5 * time.Second):
 				t.Errorf("mcp-code-mode %v did not exit within 5s of SIGTERM; killing it", args)
-				_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+				_ = syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL)
 				<-p.done
 			}
 		}
-		expectNoContainers(t, p.cmd.Process.Pid)
+		ExpectNoContainers(t, p.Cmd.Process.Pid)
 	})
 	return p
 }
 
-// wait waits for the process to exit and returns its status.
-func (p *proc) wait(t *testing.T, within time.Duration) int {
+// Wait waits for the process to exit and returns its status.
+func (p *Proc) Wait(t *testing.T, within time.Duration) int {
 	t.Helper()
 	select {
 	case <-p.done:
 		return p.code
 	case <-time.After(within):
-		t.Fatalf("mcp-code-mode %v still running after %v\nstderr: %s", p.cmd.Args[1:], within, p.stderr.String())
+		t.Fatalf("mcp-code-mode %v still running after %v\nstderr: %s", p.Cmd.Args[1:], within, p.Stderr.String())
 		return 0
 	}
 }
 
-// waitStderr waits until stderr contains s.
-func (p *proc) waitStderr(t *testing.T, s string, within time.Duration) {
+// WaitStderr waits until stderr contains s.
+func (p *Proc) WaitStderr(t *testing.T, s string, within time.Duration) {
 	t.Helper()
 	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if strings.Contains(p.stderr.String(), s) {
+		if strings.Contains(p.Stderr.String(), s) {
 			return
 		}
 		select {
 		case <-p.done:
-			t.Fatalf("mcp-code-mode exited (status %d) before printing %q\nstderr: %s", p.code, s, p.stderr.String())
+			t.Fatalf("mcp-code-mode exited (status %d) before printing %q\nstderr: %s", p.code, s, p.Stderr.String())
 		default:
 		}
 	}
-	t.Fatalf("no %q on stderr within %v\nstderr: %s", s, within, p.stderr.String())
+	t.Fatalf("no %q on stderr within %v\nstderr: %s", s, within, p.Stderr.String())
 }
 
-// expectNoContainers fails the test when a sandbox container of the
+// ExpectNoContainers fails the test when a sandbox container of the
 // mcp-code-mode process pid is left over.
-func expectNoContainers(t *testing.T, pid int) {
+func ExpectNoContainers(t *testing.T, pid int) {
 	t.Helper()
 	if engine == nil {
 		return
@@ -307,40 +307,40 @@ func expectNoContainers(t *testing.T, pid int) {
 	t.Errorf("LEAK: sandbox containers of %s left behind: %v", owner, ids)
 }
 
-// result is how one command ended.
-type result struct {
-	stdout, stderr string
-	code           int
-	took           time.Duration
+// Result is how one command ended.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+	Took           time.Duration
 }
 
-// run runs the binary to its end (at most a minute) with stdin as input.
-func (f *fixture) run(t *testing.T, stdin string, env []string, args ...string) result {
+// Run runs the binary to its end (at most a minute) with stdin as input.
+func (f *Fixture) Run(t *testing.T, stdin string, env []string, args ...string) Result {
 	t.Helper()
 	began := time.Now()
-	p := f.start(t, strings.NewReader(stdin), env, args...)
-	code := p.wait(t, time.Minute)
-	r := result{stdout: p.stdout.String(), stderr: p.stderr.String(), code: code, took: time.Since(began)}
-	t.Logf("mcp-code-mode %s -> %d in %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.took.Round(time.Millisecond), clip(r.stdout, 600), clip(r.stderr, 600))
+	p := f.Start(t, strings.NewReader(stdin), env, args...)
+	code := p.Wait(t, time.Minute)
+	r := Result{Stdout: p.Stdout.String(), Stderr: p.Stderr.String(), Code: code, Took: time.Since(began)}
+	t.Logf("mcp-code-mode %s -> %d in %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, r.Took.Round(time.Millisecond), Clip(r.Stdout, 600), Clip(r.Stderr, 600))
 	return r
 }
 
-// cli runs the binary with --config pointing at the fixture's config,
+// CLI runs the binary with --config pointing at the fixture's config,
 // inserted after the command name.
-func (f *fixture) cli(t *testing.T, command string, args ...string) result {
+func (f *Fixture) CLI(t *testing.T, command string, args ...string) Result {
 	t.Helper()
-	return f.run(t, "", nil, append([]string{command, "--config", f.config}, args...)...)
+	return f.Run(t, "", nil, append([]string{command, "--config", f.Config}, args...)...)
 }
 
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "..."
 }
 
-// serverCalls reads the calls the test server received.
-func serverCalls(t *testing.T, path string) []calllog.Record {
+// ServerCalls reads the calls the test server received.
+func ServerCalls(t *testing.T, path string) []calllog.Record {
 	t.Helper()
 	recs, err := calllog.Read(path)
 	if err != nil {

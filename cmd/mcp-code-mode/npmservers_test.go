@@ -23,10 +23,10 @@ import (
 func startEverythingHTTP(t *testing.T) string {
 	t.Helper()
 	bin := pinnedNpmBin(t, "mcp-server-everything")
-	port := freePort(t)
+	port := FreePort(t)
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	var out buffer
+	var out Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -59,7 +59,7 @@ func startEverythingHTTP(t *testing.T) string {
 // server-everything over streamable HTTP, server-filesystem on a temp dir
 // and server-memory over stdio.
 func TestNpmServersInOneRun(t *testing.T) {
-	needDocker(t)
+	NeedEngine(t)
 	fsBin := pinnedNpmBin(t, "mcp-server-filesystem")
 	memBin := pinnedNpmBin(t, "mcp-server-memory")
 	everything := startEverythingHTTP(t)
@@ -79,7 +79,7 @@ func TestNpmServersInOneRun(t *testing.T) {
 	}
 	// server-memory takes no arguments; the one given marks its process
 	// as this test's, for the leak check below.
-	f := newFixture(t, fmt.Sprintf(`
+	f := NewFixture(t, fmt.Sprintf(`
 [servers.everything]
 url = %q
 description = "the MCP reference test server"
@@ -93,8 +93,8 @@ command = %q
 args = [%q]
 env = { MEMORY_FILE_PATH = %q }
 `, everything, fsBin, data, memBin, dir, memoryFile))
-	c, cmd, _ := f.stdioServe(t, "serve", "--config", f.config, "--no-discovery")
-	tool := onlyRunPython(t, c)
+	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config, "--no-discovery")
+	tool := OnlyRunPython(t, c)
 	for _, s := range []string{"everything", "fs", "memory"} {
 		if !strings.Contains(tool.Description, "- "+s+": mcp_"+s) {
 			t.Errorf("description does not list server %s:\n%s", s, tool.Description)
@@ -113,9 +113,9 @@ back = await mcp_fs.read_text_file(path=DATA + "/note.txt")
 graph = await mcp_memory.read_graph()
 print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote": wrote, "back": back, "graph": graph}))
 `, data)
-	res := runPython(t, c, map[string]any{"code": code, "servers": []string{"everything", "fs", "memory"}})
-	if res.isError {
-		t.Fatalf("run failed: %s", res.text)
+	res := RunPython(t, c, map[string]any{"code": code, "servers": []string{"everything", "fs", "memory"}})
+	if res.IsError {
+		t.Fatalf("run failed: %s", res.Text)
 	}
 	var got struct {
 		Sum     string
@@ -129,8 +129,8 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(res.structured.Stdout), &got); err != nil {
-		t.Fatalf("stdout is not the JSON printed: %v\n%s", err, res.structured.Stdout)
+	if err := json.Unmarshal([]byte(res.Structured.Stdout), &got); err != nil {
+		t.Fatalf("stdout is not the JSON printed: %v\n%s", err, res.Structured.Stdout)
 	}
 	if got.Sum != "The sum of 2 and 3 is 5." {
 		t.Errorf("everything.get-sum: %q", got.Sum)
@@ -144,13 +144,13 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 	if len(got.Graph.Entities) != 1 || got.Graph.Entities[0].Name != "Ada Lovelace" || got.Graph.Entities[0].EntityType != "person" {
 		t.Errorf("memory.read_graph: %+v", got.Graph)
 	}
-	if res.structured.Calls != 6 {
-		t.Errorf("calls %d, want 6", res.structured.Calls)
+	if res.Structured.Calls != 6 {
+		t.Errorf("calls %d, want 6", res.Structured.Calls)
 	}
-	servers := append([]string{}, res.structured.Servers...)
+	servers := append([]string{}, res.Structured.Servers...)
 	sort.Strings(servers)
 	if strings.Join(servers, ",") != "everything,fs,memory" {
-		t.Errorf("servers loaded %v, want everything, fs and memory", res.structured.Servers)
+		t.Errorf("servers loaded %v, want everything, fs and memory", res.Structured.Servers)
 	}
 	// What the servers did happened on the host.
 	if b, err := os.ReadFile(filepath.Join(data, "note.txt")); err != nil || string(b) != "written from the sandbox" {
@@ -160,12 +160,12 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 		t.Errorf("memory file on the host: %q %v", b, err)
 	}
 
-	closeServe(t, c, cmd)
+	CloseServe(t, c, cmd)
 	// serve ended its stdio servers with it.
-	for deadline := time.Now().Add(5 * time.Second); len(pgrep(dir)) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); len(Pgrep(dir)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if pids := pgrep(dir); len(pids) > 0 {
+	if pids := Pgrep(dir); len(pids) > 0 {
 		t.Errorf("LEAK: wrapped npm servers still running after serve ended: %v", pids)
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -176,17 +176,17 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 // The MCP Inspector CLI drives `serve --http` over streamable HTTP (the
 // stdio case is TestInspectorCLI).
 func TestInspectorCLIHTTP(t *testing.T) {
-	needDocker(t)
+	NeedEngine(t)
 	inspector := pinnedNpmBin(t, "mcp-inspector")
-	f := newFixture(t, "")
-	_, url := f.httpServe(t, nil, "serve", "--config", f.config, "--no-discovery", "--http", "127.0.0.1:PORT")
+	f := NewFixture(t, "")
+	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
 	inspect := func(t *testing.T, opts ...string) (string, int) {
 		t.Helper()
 		// Inspector options first; the target URL last, after --transport
 		// (which also ends the list of --tool-arg values).
 		args := append(append([]string{"--cli"}, opts...), "--transport", "http", url)
-		out, errOut, code := nodeRun(t, 60*time.Second, f.env, f.dir, inspector, args...)
-		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, clip(out, 800), clip(errOut, 800))
+		out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, inspector, args...)
+		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, Clip(out, 800), Clip(errOut, 800))
 		return out, code
 	}
 
@@ -228,7 +228,7 @@ func TestInspectorCLIHTTP(t *testing.T) {
 		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || res.Structured.Calls != 1 || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "{'sum': 5}") {
 			t.Errorf("result: %+v", res)
 		}
-		if got := serverCalls(t, f.log); len(got) != 1 || got[0].Tool != "add" || string(got[0].Args) != `{"a":2,"b":3}` {
+		if got := ServerCalls(t, f.Log); len(got) != 1 || got[0].Tool != "add" || string(got[0].Args) != `{"a":2,"b":3}` {
 			t.Errorf("the wrapped server received %+v, want one add(a=2, b=3)", got)
 		}
 	})

@@ -13,9 +13,9 @@ import (
 // A client that sends a progress token gets progress notifications: after
 // each call and every second, with increasing progress.
 func TestServeReportsProgress(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	c, _, _ := f.stdioServe(t, "serve", "--config", f.config)
+	NeedEngine(t)
+	f := NewFixture(t, "")
+	c, _, _ := f.StdioServe(t, "serve", "--config", f.Config)
 	var mu sync.Mutex
 	var progress []float64
 	var messages []string
@@ -67,11 +67,11 @@ print("done")`, "servers": []string{"test"}}
 // notifications/cancelled for a running run_python kills its container at
 // once, and the server goes on serving.
 func TestServeCancelKillsTheRun(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
+	NeedEngine(t)
+	f := NewFixture(t, "")
 	// Without warm containers, the only container is the run's.
-	f.env = append(f.env, "MCP_CODE_MODE_LIMITS__WARM=0")
-	c, cmd, _ := f.stdioServe(t, "serve", "--config", f.config)
+	f.Env = append(f.Env, "MCP_CODE_MODE_LIMITS__WARM=0")
+	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
 	ctx, cancel := context.WithCancel(t.Context())
 	var req mcp.CallToolRequest
 	req.Params.Name = "run_python"
@@ -96,8 +96,8 @@ func TestServeCancelKillsTheRun(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Logf("the cancelled run's container was gone %v after the cancel", time.Since(began).Round(time.Millisecond))
-	r := runPython(t, c, map[string]any{"code": "print('still serving')"})
-	if r.isError || !strings.Contains(r.text, "still serving") {
+	r := RunPython(t, c, map[string]any{"code": "print('still serving')"})
+	if r.IsError || !strings.Contains(r.Text, "still serving") {
 		t.Fatalf("after a cancel: %+v", r)
 	}
 }

@@ -22,19 +22,19 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
-// stdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
+// StdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
 // driven by mcp-go's client, initialized; it returns the client, the
 // process and its stderr. The test's cleanup closes the client, kills the
 // process group if it is still alive and checks for leftover sandboxes.
-func (f *fixture) stdioServe(t *testing.T, args ...string) (*client.Client, *exec.Cmd, *buffer) {
+func (f *Fixture) StdioServe(t *testing.T, args ...string) (*client.Client, *exec.Cmd, *Buffer) {
 	t.Helper()
-	stderr := &buffer{}
+	stderr := &Buffer{}
 	var cmd *exec.Cmd
 	tr := transport.NewStdioWithOptions(binPath, nil, args,
 		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
 			cmd = exec.CommandContext(ctx, command, args...)
-			cmd.Env = f.env
-			cmd.Dir = f.dir
+			cmd.Env = f.Env
+			cmd.Dir = f.Dir
 			cmd.Stderr = stderr
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -50,7 +50,7 @@ func (f *fixture) stdioServe(t *testing.T, args ...string) (*client.Client, *exe
 			if cmd.ProcessState == nil { // Close reaps it; only a stuck one is left
 				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			}
-			expectNoContainers(t, cmd.Process.Pid)
+			ExpectNoContainers(t, cmd.Process.Pid)
 		}
 		if t.Failed() {
 			t.Logf("serve stderr:\n%s", stderr.String())
@@ -59,11 +59,11 @@ func (f *fixture) stdioServe(t *testing.T, args ...string) (*client.Client, *exe
 	if err := c.Start(life); err != nil {
 		t.Fatalf("start %v: %v", args, err)
 	}
-	initialize(t, c)
+	Initialize(t, c)
 	return c, cmd, stderr
 }
 
-func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
+func Initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -80,8 +80,8 @@ func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
 	return info
 }
 
-// onlyRunPython lists the tools and checks there is exactly run_python.
-func onlyRunPython(t *testing.T, c *client.Client) mcp.Tool {
+// OnlyRunPython lists the tools and checks there is exactly run_python.
+func OnlyRunPython(t *testing.T, c *client.Client) mcp.Tool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -99,11 +99,11 @@ func onlyRunPython(t *testing.T, c *client.Client) mcp.Tool {
 	return res.Tools[0]
 }
 
-// runResult is run_python's answer.
-type runResult struct {
-	isError    bool
-	text       string
-	structured struct {
+// RunResult is run_python's answer.
+type RunResult struct {
+	IsError    bool
+	Text       string
+	Structured struct {
 		Stdout    string   `json:"stdout"`
 		Error     *string  `json:"error"`
 		Truncated bool     `json:"truncated"`
@@ -114,8 +114,8 @@ type runResult struct {
 	}
 }
 
-// runPython calls run_python with args.
-func runPython(t *testing.T, c *client.Client, args map[string]any) runResult {
+// RunPython calls run_python with args.
+func RunPython(t *testing.T, c *client.Client, args map[string]any) RunResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -126,32 +126,32 @@ func runPython(t *testing.T, c *client.Client, args map[string]any) runResult {
 	if err != nil {
 		t.Fatalf("tools/call run_python: %v", err)
 	}
-	var out runResult
-	out.isError = res.IsError
+	var out RunResult
+	out.IsError = res.IsError
 	for _, content := range res.Content {
 		if tc, ok := mcp.AsTextContent(content); ok {
-			out.text += tc.Text
+			out.Text += tc.Text
 		}
 	}
 	if res.StructuredContent != nil {
 		raw, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(raw, &out.structured); err != nil {
+		if err := json.Unmarshal(raw, &out.Structured); err != nil {
 			t.Fatalf("structuredContent %s: %v", raw, err)
 		}
-		if out.structured.Duration == nil {
+		if out.Structured.Duration == nil {
 			t.Errorf("structuredContent lacks duration_ms: %s", raw)
 		}
-	} else if !strings.Contains(out.text, "code is required") {
-		t.Errorf("run_python gave no structuredContent (text %q)", out.text)
+	} else if !strings.Contains(out.Text, "code is required") {
+		t.Errorf("run_python gave no structuredContent (text %q)", out.Text)
 	}
-	t.Logf("run_python -> isError=%v text=%q", out.isError, clip(out.text, 400))
+	t.Logf("run_python -> isError=%v text=%q", out.IsError, Clip(out.Text, 400))
 	return out
 }
 
-// closeServe closes a stdio client and checks that serve ended by itself
+// CloseServe closes a stdio client and checks that serve ended by itself
 // on EOF: mcp-go's Close waits 2s for the process before it signals it,
 // and returns once the process is reaped.
-func closeServe(t *testing.T, c *client.Client, cmd *exec.Cmd) {
+func CloseServe(t *testing.T, c *client.Client, cmd *exec.Cmd) {
 	t.Helper()
 	began := time.Now()
 	if err := c.Close(); err != nil {
@@ -166,63 +166,63 @@ func closeServe(t *testing.T, c *client.Client, cmd *exec.Cmd) {
 }
 
 func TestServeStdio(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	c, cmd, _ := f.stdioServe(t, "serve", "--config", f.config)
+	NeedEngine(t)
+	f := NewFixture(t, "")
+	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
 
-	tool := onlyRunPython(t, c)
+	tool := OnlyRunPython(t, c)
 	if !strings.Contains(tool.Description, "- test: mcp_test - test tools") {
 		t.Errorf("description should list server test in one line:\n%s", tool.Description)
 	}
 	if len(tool.Description) > 3000 {
 		t.Errorf("description is %d bytes; it should stay short", len(tool.Description))
 	}
-	if got := pgrep(f.server); len(got) != 0 {
+	if got := Pgrep(f.Server); len(got) != 0 {
 		t.Errorf("test server started before any run needed it: %v", got)
 	}
 
-	res := runPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
-	if res.isError || res.structured.Stdout != "{'sum': 5}\n" || res.structured.Error != nil || res.structured.Calls != 1 {
-		t.Errorf("add: isError=%v structured=%+v", res.isError, res.structured)
+	res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+	if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || res.Structured.Error != nil || res.Structured.Calls != 1 {
+		t.Errorf("add: isError=%v structured=%+v", res.IsError, res.Structured)
 	}
-	if len(res.structured.Servers) != 1 || res.structured.Servers[0] != "test" {
-		t.Errorf("servers %v, want [test]", res.structured.Servers)
+	if len(res.Structured.Servers) != 1 || res.Structured.Servers[0] != "test" {
+		t.Errorf("servers %v, want [test]", res.Structured.Servers)
 	}
-	if !strings.Contains(res.text, "{'sum': 5}") {
-		t.Errorf("text %q should carry stdout", res.text)
-	}
-
-	res = runPython(t, c, map[string]any{"code": "print('partial')\n1/0"})
-	if !res.isError || !strings.Contains(res.text, "Error:") || !strings.Contains(res.text, "ZeroDivisionError") || !strings.Contains(res.text, "partial") {
-		t.Errorf("failing program: isError=%v text=%q", res.isError, res.text)
-	}
-	if res.structured.Error == nil || res.structured.Stdout != "partial\n" {
-		t.Errorf("failing program: structured %+v", res.structured)
+	if !strings.Contains(res.Text, "{'sum': 5}") {
+		t.Errorf("text %q should carry stdout", res.Text)
 	}
 
-	res = runPython(t, c, map[string]any{"code": "print(1)", "servers": []string{"nope"}})
-	if !res.isError || !strings.Contains(res.text, "nope") {
-		t.Errorf("unknown server: isError=%v text=%q", res.isError, res.text)
+	res = RunPython(t, c, map[string]any{"code": "print('partial')\n1/0"})
+	if !res.IsError || !strings.Contains(res.Text, "Error:") || !strings.Contains(res.Text, "ZeroDivisionError") || !strings.Contains(res.Text, "partial") {
+		t.Errorf("failing program: isError=%v text=%q", res.IsError, res.Text)
 	}
-	res = runPython(t, c, map[string]any{"code": "import time\ntime.sleep(30)", "timeout": 1})
-	if !res.isError || !res.structured.Stopped || !strings.Contains(res.text, "deadline") {
-		t.Errorf("timeout 1: isError=%v stopped=%v text=%q", res.isError, res.structured.Stopped, res.text)
-	}
-	res = runPython(t, c, map[string]any{"servers": []string{"test"}})
-	if !res.isError || !strings.Contains(res.text, "code") {
-		t.Errorf("missing code: isError=%v text=%q", res.isError, res.text)
+	if res.Structured.Error == nil || res.Structured.Stdout != "partial\n" {
+		t.Errorf("failing program: structured %+v", res.Structured)
 	}
 
-	if len(pgrep(f.server)) == 0 {
+	res = RunPython(t, c, map[string]any{"code": "print(1)", "servers": []string{"nope"}})
+	if !res.IsError || !strings.Contains(res.Text, "nope") {
+		t.Errorf("unknown server: isError=%v text=%q", res.IsError, res.Text)
+	}
+	res = RunPython(t, c, map[string]any{"code": "import time\ntime.sleep(30)", "timeout": 1})
+	if !res.IsError || !res.Structured.Stopped || !strings.Contains(res.Text, "deadline") {
+		t.Errorf("timeout 1: isError=%v stopped=%v text=%q", res.IsError, res.Structured.Stopped, res.Text)
+	}
+	res = RunPython(t, c, map[string]any{"servers": []string{"test"}})
+	if !res.IsError || !strings.Contains(res.Text, "code") {
+		t.Errorf("missing code: isError=%v text=%q", res.IsError, res.Text)
+	}
+
+	if len(Pgrep(f.Server)) == 0 {
 		t.Errorf("the test server should still be running between runs")
 	}
 	// Closing the client ends serve, and serve ends the wrapped server.
-	closeServe(t, c, cmd)
-	f.expectNoServers(t)
+	CloseServe(t, c, cmd)
+	f.ExpectNoServers(t)
 }
 
 func TestServeWrap(t *testing.T) {
-	needDocker(t)
+	NeedEngine(t)
 	code := `print(await mcp_NAME.add(a=2, b=3))
 print(sorted(n for n in dir(mcp_NAME) if not n.startswith('_')))
 try:
@@ -248,48 +248,48 @@ except ToolError as e:
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, "")
+			f := NewFixture(t, "")
 			args := append([]string{"serve", "--allow", "add"}, tc.flags...)
-			args = append(args, "--", f.server, "-name", "wrapped", "-log", f.log)
-			c, cmd, _ := f.stdioServe(t, args...)
-			tool := onlyRunPython(t, c)
+			args = append(args, "--", f.Server, "-name", "wrapped", "-log", f.Log)
+			c, cmd, _ := f.StdioServe(t, args...)
+			tool := OnlyRunPython(t, c)
 			if !strings.Contains(tool.Description, "- "+tc.server+": "+tc.module) {
 				t.Errorf("description should list %s: %s:\n%s", tc.server, tc.module, tool.Description)
 			}
 			alias := strings.TrimPrefix(tc.module, "mcp_")
 			src := strings.NewReplacer("NAME", alias, "SERVER", tc.server).Replace(code)
-			res := runPython(t, c, map[string]any{"code": src, "servers": []string{tc.server}})
-			if res.isError {
-				t.Fatalf("run failed: %q", res.text)
+			res := RunPython(t, c, map[string]any{"code": src, "servers": []string{tc.server}})
+			if res.IsError {
+				t.Fatalf("run failed: %q", res.Text)
 			}
 			want := []string{"{'sum': 5}", "['add']"}
 			for _, w := range want {
-				if !strings.Contains(res.structured.Stdout, w) {
-					t.Errorf("stdout %q lacks %q", res.structured.Stdout, w)
+				if !strings.Contains(res.Structured.Stdout, w) {
+					t.Errorf("stdout %q lacks %q", res.Structured.Stdout, w)
 				}
 			}
-			if !strings.Contains(res.structured.Stdout, "no echo attribute") && !strings.Contains(res.structured.Stdout, "echo refused") {
-				t.Errorf("echo should not be in the module: %q", res.structured.Stdout)
+			if !strings.Contains(res.Structured.Stdout, "no echo attribute") && !strings.Contains(res.Structured.Stdout, "echo refused") {
+				t.Errorf("echo should not be in the module: %q", res.Structured.Stdout)
 			}
-			if !strings.Contains(res.structured.Stdout, "call_tool echo refused") {
-				t.Errorf("runtime.call_tool echo should raise ToolError: %q", res.structured.Stdout)
+			if !strings.Contains(res.Structured.Stdout, "call_tool echo refused") {
+				t.Errorf("runtime.call_tool echo should raise ToolError: %q", res.Structured.Stdout)
 			}
 			// The alias works as a server name too.
-			res = runPython(t, c, map[string]any{"code": "print(await mcp_" + alias + ".add(a=1, b=1))", "servers": []string{alias}})
-			if res.isError || res.structured.Stdout != "{'sum': 2}\n" {
-				t.Errorf("servers [%s]: isError=%v %+v", alias, res.isError, res.structured)
+			res = RunPython(t, c, map[string]any{"code": "print(await mcp_" + alias + ".add(a=1, b=1))", "servers": []string{alias}})
+			if res.IsError || res.Structured.Stdout != "{'sum': 2}\n" {
+				t.Errorf("servers [%s]: isError=%v %+v", alias, res.IsError, res.Structured)
 			}
-			if got := toolsCalled(serverCalls(t, f.log)); strings.Join(got, ",") != "add,add" {
+			if got := toolsCalled(ServerCalls(t, f.Log)); strings.Join(got, ",") != "add,add" {
 				t.Errorf("wrapped server saw %v, want only the two add calls", got)
 			}
-			closeServe(t, c, cmd)
-			f.expectNoServers(t)
+			CloseServe(t, c, cmd)
+			f.ExpectNoServers(t)
 		})
 	}
 }
 
-// freePort returns a TCP port that was free a moment ago.
-func freePort(t *testing.T) int {
+// FreePort returns a TCP port that was free a moment ago.
+func FreePort(t *testing.T) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -299,10 +299,10 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// httpServe starts `serve --http ADDR` and waits until it listens.
-func (f *fixture) httpServe(t *testing.T, env []string, args ...string) (*proc, string) {
+// HTTPServe starts `serve --http ADDR` and waits until it listens.
+func (f *Fixture) HTTPServe(t *testing.T, env []string, args ...string) (*Proc, string) {
 	t.Helper()
-	port := strconv.Itoa(freePort(t))
+	port := strconv.Itoa(FreePort(t))
 	addr := ""
 	for i, a := range args {
 		if a == "--http" {
@@ -310,13 +310,13 @@ func (f *fixture) httpServe(t *testing.T, env []string, args ...string) (*proc, 
 			addr = args[i+1]
 		}
 	}
-	p := f.start(t, nil, env, args...)
-	p.waitStderr(t, "serving streamable HTTP", 15*time.Second)
+	p := f.Start(t, nil, env, args...)
+	p.WaitStderr(t, "serving streamable HTTP", 15*time.Second)
 	_, gotPort, _ := net.SplitHostPort(addr)
 	return p, "http://127.0.0.1:" + gotPort + "/mcp"
 }
 
-func httpClient(t *testing.T, url string, headers map[string]string) *client.Client {
+func HTTPClient(t *testing.T, url string, headers map[string]string) *client.Client {
 	t.Helper()
 	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
@@ -330,66 +330,66 @@ func httpClient(t *testing.T, url string, headers map[string]string) *client.Cli
 }
 
 func TestServeHTTP(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	p, url := f.httpServe(t, nil, "serve", "--config", f.config, "--http", "127.0.0.1:PORT")
-	c := httpClient(t, url, nil)
-	initialize(t, c)
-	onlyRunPython(t, c)
-	res := runPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
-	if res.isError || res.structured.Stdout != "{'sum': 5}\n" {
-		t.Errorf("add over HTTP: isError=%v %+v", res.isError, res.structured)
+	NeedEngine(t)
+	f := NewFixture(t, "")
+	p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
+	c := HTTPClient(t, url, nil)
+	Initialize(t, c)
+	OnlyRunPython(t, c)
+	res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+	if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" {
+		t.Errorf("add over HTTP: isError=%v %+v", res.IsError, res.Structured)
 	}
 	// A second client gets its own session on the same server.
-	c2 := httpClient(t, url, nil)
-	initialize(t, c2)
-	res = runPython(t, c2, map[string]any{"code": "print(await mcp_test.counter())", "servers": []string{"test"}})
-	if res.isError || res.structured.Stdout != "1\n" {
-		t.Errorf("second client: isError=%v %+v", res.isError, res.structured)
+	c2 := HTTPClient(t, url, nil)
+	Initialize(t, c2)
+	res = RunPython(t, c2, map[string]any{"code": "print(await mcp_test.counter())", "servers": []string{"test"}})
+	if res.IsError || res.Structured.Stdout != "1\n" {
+		t.Errorf("second client: isError=%v %+v", res.IsError, res.Structured)
 	}
 	_ = c.Close()
 	_ = c2.Close()
 	// SIGTERM ends serve cleanly, and with it the wrapped server.
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := p.wait(t, 8*time.Second); code != 0 {
-		t.Errorf("serve --http exited %d after SIGTERM, want 0\nstderr: %s", code, p.stderr.String())
+	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.Wait(t, 8*time.Second); code != 0 {
+		t.Errorf("serve --http exited %d after SIGTERM, want 0\nstderr: %s", code, p.Stderr.String())
 	}
-	f.expectNoServers(t)
+	f.ExpectNoServers(t)
 }
 
 func TestServeHTTPToken(t *testing.T) {
-	f := newFixture(t, "")
+	f := NewFixture(t, "")
 	t.Run("non-loopback without token refused", func(t *testing.T) {
-		port := strconv.Itoa(freePort(t))
-		r := f.run(t, "", nil, "serve", "--config", f.config, "--http", "0.0.0.0:"+port)
-		if r.code != 1 || !strings.Contains(r.stderr, "token-env") {
-			t.Errorf("exit %d stderr %q: want 1 and a message about --token-env", r.code, r.stderr)
+		port := strconv.Itoa(FreePort(t))
+		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "token-env") {
+			t.Errorf("exit %d stderr %q: want 1 and a message about --token-env", r.Code, r.Stderr)
 		}
-		r = f.run(t, "", nil, "serve", "--config", f.config, "--http", ":"+port)
-		if r.code != 1 || !strings.Contains(r.stderr, "token-env") {
-			t.Errorf("--http :PORT (all interfaces): exit %d stderr %q: want 1 and a message about --token-env", r.code, r.stderr)
+		r = f.Run(t, "", nil, "serve", "--config", f.Config, "--http", ":"+port)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "token-env") {
+			t.Errorf("--http :PORT (all interfaces): exit %d stderr %q: want 1 and a message about --token-env", r.Code, r.Stderr)
 		}
 	})
 	t.Run("token variable unset", func(t *testing.T) {
-		port := strconv.Itoa(freePort(t))
-		r := f.run(t, "", nil, "serve", "--config", f.config, "--http", "0.0.0.0:"+port, "--token-env", "MCM_TEST_TOKEN")
-		if r.code != 1 || !strings.Contains(r.stderr, "MCM_TEST_TOKEN") {
-			t.Errorf("exit %d stderr %q: want 1 and the variable named", r.code, r.stderr)
+		port := strconv.Itoa(FreePort(t))
+		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port, "--token-env", "MCM_TEST_TOKEN")
+		if r.Code != 1 || !strings.Contains(r.Stderr, "MCM_TEST_TOKEN") {
+			t.Errorf("exit %d stderr %q: want 1 and the variable named", r.Code, r.Stderr)
 		}
 	})
 	t.Run("malformed --allow-origin refused", func(t *testing.T) {
-		port := strconv.Itoa(freePort(t))
+		port := strconv.Itoa(FreePort(t))
 		for _, origin := range []string{"127.0.0.1:8080", "http://127.0.0.1:8080/app", "*"} {
-			r := f.run(t, "", nil, "serve", "--config", f.config, "--http", "127.0.0.1:"+port, "--allow-origin", origin)
-			if r.code != 1 || !strings.Contains(r.stderr, "--allow-origin") || !strings.Contains(r.stderr, origin) {
-				t.Errorf("--allow-origin %q: exit %d stderr %q: want 1 and the flag and value named", origin, r.code, r.stderr)
+			r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "127.0.0.1:"+port, "--allow-origin", origin)
+			if r.Code != 1 || !strings.Contains(r.Stderr, "--allow-origin") || !strings.Contains(r.Stderr, origin) {
+				t.Errorf("--allow-origin %q: exit %d stderr %q: want 1 and the flag and value named", origin, r.Code, r.Stderr)
 			}
 		}
 	})
 	t.Run("bearer token required", func(t *testing.T) {
-		needDocker(t)
+		NeedEngine(t)
 		const token = "s3cret-t0ken"
-		_, url := f.httpServe(t, []string{"MCM_TEST_TOKEN=" + token}, "serve", "--config", f.config, "--http", "0.0.0.0:PORT", "--token-env", "MCM_TEST_TOKEN")
+		_, url := f.HTTPServe(t, []string{"MCM_TEST_TOKEN=" + token}, "serve", "--config", f.Config, "--http", "0.0.0.0:PORT", "--token-env", "MCM_TEST_TOKEN")
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + mcp.LATEST_LEGACY_PROTOCOL_VERSION + `","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
 		for _, auth := range []string{"", "Bearer wrong", "Basic " + token, token} {
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewBufferString(body))
@@ -408,7 +408,7 @@ func TestServeHTTPToken(t *testing.T) {
 			}
 		}
 		// The mcp-go client without the token fails to initialize...
-		bad := httpClient(t, url, nil)
+		bad := HTTPClient(t, url, nil)
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		req := mcp.InitializeRequest{}
@@ -417,18 +417,18 @@ func TestServeHTTPToken(t *testing.T) {
 			t.Errorf("initialize without the token succeeded")
 		}
 		// ...and with it, works.
-		c := httpClient(t, url, map[string]string{"Authorization": "Bearer " + token})
-		initialize(t, c)
-		res := runPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
-		if res.isError || res.structured.Stdout != "{'sum': 5}\n" {
-			t.Errorf("add with token: isError=%v %+v", res.isError, res.structured)
+		c := HTTPClient(t, url, map[string]string{"Authorization": "Bearer " + token})
+		Initialize(t, c)
+		res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" {
+			t.Errorf("add with token: isError=%v %+v", res.IsError, res.Structured)
 		}
 	})
 }
 
 // The MCP Inspector CLI, a third-party client, drives `serve` over stdio.
 func TestInspectorCLI(t *testing.T) {
-	needDocker(t)
+	NeedEngine(t)
 	inspector, _ := filepath.Abs("../../testdata/npm/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
 		testenv.SkipOrFail(t, "MCP Inspector not installed (run `npm ci` in testdata/npm): %v", err)
@@ -436,16 +436,16 @@ func TestInspectorCLI(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		testenv.SkipOrFail(t, "node not found: %v", err)
 	}
-	f := newFixture(t, "")
+	f := NewFixture(t, "")
 	inspect := func(t *testing.T, opts ...string) (string, string, int) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 		defer cancel()
 		// Inspector options first; everything after "--" is the target.
-		args := append(append([]string{"--cli"}, opts...), "--", binPath, "serve", "--config", f.config)
+		args := append(append([]string{"--cli"}, opts...), "--", binPath, "serve", "--config", f.Config)
 		cmd := exec.CommandContext(ctx, inspector, args...)
-		cmd.Env = f.env
-		cmd.Dir = f.dir
+		cmd.Env = f.Env
+		cmd.Dir = f.Dir
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -462,7 +462,7 @@ func TestInspectorCLI(t *testing.T) {
 				code = cmd.ProcessState.ExitCode()
 			}
 		}
-		t.Logf("inspector %v -> %d\nstdout: %s\nstderr: %s", opts, code, clip(stdout.String(), 800), clip(stderr.String(), 800))
+		t.Logf("inspector %v -> %d\nstdout: %s\nstderr: %s", opts, code, Clip(stdout.String(), 800), Clip(stderr.String(), 800))
 		return stdout.String(), stderr.String(), code
 	}
 
@@ -507,5 +507,5 @@ func TestInspectorCLI(t *testing.T) {
 			t.Errorf("exit %d, output %q: want isError and the exception", code, out)
 		}
 	})
-	f.expectNoServers(t)
+	f.ExpectNoServers(t)
 }
