@@ -4,17 +4,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // Claude Code, a real client, adds mcp-code-mode as its README says (stdio
 // and HTTP) and its health check connects to both.
 func TestClaudeCodeConnects(t *testing.T) {
 	claude := pinnedNpmBin(t, "claude")
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	_, url := f.HTTPServe(t, nil, "serve", "--no-discovery", "--config", f.Config, "--http", "127.0.0.1:PORT")
 	env := append(append([]string{}, f.Env...), "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	steps := [][]string{
-		{"mcp", "add", "code-mode", "--", binPath, "serve", "--no-discovery", "--config", f.Config},
+		{"mcp", "add", "code-mode", "--", clitest.Bin(), "serve", "--no-discovery", "--config", f.Config},
 		{"mcp", "add", "--transport", "http", "code-mode-http", url},
 	}
 	for _, args := range steps {

@@ -9,11 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 func TestRunPrints(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "-c", "print(1+1)")
 	if r.Code != 0 || r.Stdout != "2\n" {
 		t.Fatalf("want exit 0 and stdout %q, got %d and %q (stderr %q)", "2\n", r.Code, r.Stdout, r.Stderr)
@@ -24,8 +27,8 @@ func TestRunPrints(t *testing.T) {
 }
 
 func TestRunRaises(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "-c", "print('before')\nraise ValueError('boom')")
 	if r.Code != 1 {
 		t.Fatalf("exit status %d, want 1", r.Code)
@@ -39,10 +42,10 @@ func TestRunRaises(t *testing.T) {
 }
 
 func TestRunJSON(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	keys := []string{"calls", "duration_ms", "error", "servers", "stdout", "stopped", "truncated"}
-	decode := func(t *testing.T, r Result) map[string]any {
+	decode := func(t *testing.T, r clitest.Result) map[string]any {
 		t.Helper()
 		var m map[string]any
 		if err := json.Unmarshal([]byte(r.Stdout), &m); err != nil {
@@ -93,8 +96,8 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestRunProgramSources(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	file := filepath.Join(f.Dir, "prog.py")
 	f.Write(t, file, "import sys\nprint('from file', sys.version_info[0])\n")
 	r := f.CLI(t, "run", file)
@@ -112,13 +115,13 @@ func TestRunProgramSources(t *testing.T) {
 }
 
 func TestRunCallsServer(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "--servers", "test", "-c", "print(await mcp_test.add(a=2, b=3))")
 	if r.Code != 0 || r.Stdout != "{'sum': 5}\n" {
 		t.Fatalf("exit %d stdout %q, want 0 and %q", r.Code, r.Stdout, "{'sum': 5}\n")
 	}
-	calls := ServerCalls(t, f.Log)
+	calls := clitest.ServerCalls(t, f.Log)
 	if len(calls) != 1 || calls[0].Tool != "add" || string(calls[0].Args) != `{"a":2,"b":3}` {
 		t.Errorf("server saw %+v, want one add {a:2,b:3}", calls)
 	}
@@ -131,7 +134,7 @@ func TestRunCallsServer(t *testing.T) {
 
 // Needs no engine: names are resolved before a sandbox starts.
 func TestRunUnknownServer(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "--servers", "nope", "-c", "print(1)")
 	if r.Code != 1 {
 		t.Fatalf("exit status %d, want 1", r.Code)
@@ -145,8 +148,8 @@ func TestRunUnknownServer(t *testing.T) {
 }
 
 func TestRunMaxCalls(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	code := "print(await mcp_test.add(a=1, b=1))\nprint(await mcp_test.add(a=2, b=2))"
 	r := f.CLI(t, "run", "--servers", "test", "--max-calls", "1", "-c", code)
 	if r.Code != 1 {
@@ -158,14 +161,14 @@ func TestRunMaxCalls(t *testing.T) {
 	if !strings.HasPrefix(lastLine(r.Stderr), "ToolError") {
 		t.Errorf("last line of stderr %q, want a ToolError", lastLine(r.Stderr))
 	}
-	if got := toolsCalled(ServerCalls(t, f.Log)); len(got) != 1 {
+	if got := calllog.Tools(clitest.ServerCalls(t, f.Log)); len(got) != 1 {
 		t.Errorf("server saw %v, want exactly one call", got)
 	}
 }
 
 func TestRunTimeout(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "--timeout", "2", "-c", "while True: pass")
 	if r.Code != 1 {
 		t.Fatalf("exit status %d, want 1", r.Code)
@@ -184,7 +187,7 @@ func TestRunTimeout(t *testing.T) {
 // The deadline from the flag and from the environment: each run sleeps past
 // it and reports the deadline that stopped it.
 func TestRunDeadlineSources(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	cases := []struct {
 		name string
 		env  []string
@@ -200,7 +203,7 @@ func TestRunDeadlineSources(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f := NewFixture(t, "")
+			f := clitest.NewFixture(t, "")
 			args := append([]string{"run", "--config", f.Config, "--json"}, tc.args...)
 			r := f.Run(t, "", tc.env, append(args, "-c", "import time\ntime.sleep(60)")...)
 			var m struct {
@@ -238,7 +241,7 @@ print(ok)`
 // PRODUCT.md: "Flags override the config file, which overrides environment
 // variables MCP_CODE_MODE_*, which override defaults."
 func TestConfigPrecedence(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	cases := []struct {
 		name string
 		file string // TOML added to the config
@@ -256,7 +259,7 @@ func TestConfigPrecedence(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f := NewFixture(t, tc.file)
+			f := clitest.NewFixture(t, tc.file)
 			args := append([]string{"run", "--config", f.Config, "--servers", "test"}, tc.args...)
 			r := f.Run(t, "", tc.env, append(args, "-c", maxCallsProgram)...)
 			if r.Code != 0 {
@@ -272,9 +275,9 @@ func TestConfigPrecedence(t *testing.T) {
 
 // A deadline written as a bare number is not silently nanoseconds.
 func TestConfigDeadlineUnits(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	t.Run("file", func(t *testing.T) {
-		f := NewFixture(t, "[limits]\ndeadline = 30\n")
+		f := clitest.NewFixture(t, "[limits]\ndeadline = 30\n")
 		r := f.CLI(t, "run", "-c", "print('ok')")
 		// Either it means 30 seconds, or it is refused with a message about
 		// the deadline; a 30ns deadline reported as an unreachable engine is
@@ -284,7 +287,7 @@ func TestConfigDeadlineUnits(t *testing.T) {
 		}
 	})
 	t.Run("flag", func(t *testing.T) {
-		f := NewFixture(t, "")
+		f := clitest.NewFixture(t, "")
 		r := f.CLI(t, "run", "--deadline", "30", "-c", "print('ok')")
 		if r.Code != 0 || r.Stdout != "ok\n" {
 			t.Fatalf("--deadline 30 (seconds): exit %d, %q", r.Code, firstLineOf(r.Stderr))
@@ -293,7 +296,7 @@ func TestConfigDeadlineUnits(t *testing.T) {
 }
 
 func TestRunUsageErrors(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	cases := []struct {
 		name string
 		args []string
@@ -353,7 +356,7 @@ deny = ["crash"]
 `
 
 func TestServers(t *testing.T) {
-	f := NewFixture(t, moreServers)
+	f := clitest.NewFixture(t, moreServers)
 	t.Run("text", func(t *testing.T) {
 		r := f.CLI(t, "servers")
 		if r.Code != 0 {
@@ -451,7 +454,7 @@ func TestServers(t *testing.T) {
 }
 
 func TestTools(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	t.Run("text", func(t *testing.T) {
 		r := f.CLI(t, "tools", "test")
 		if r.Code != 0 {
@@ -507,7 +510,7 @@ func TestTools(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "search", "add")
 	if r.Code != 0 {
 		t.Fatalf("exit status %d, want 0", r.Code)
@@ -528,7 +531,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	r := f.Run(t, "", nil, "version")
 	if r.Code != 0 || !regexp.MustCompile(`^mcp-code-mode v?\d+\.\d+\.\d+\S* `).MatchString(r.Stdout) {
 		t.Errorf("exit %d stdout %q, want 0 and a version", r.Code, r.Stdout)

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
@@ -201,7 +202,7 @@ func listScenarios(t *testing.T, conformance string, env []string, dir, kind str
 // and tools/list needs no container engine, so neither does this test.
 func TestConformanceServer(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
 	results := filepath.Join(f.Dir, "results")
 
@@ -287,10 +288,10 @@ exec BIN run --no-discovery --config "$cfg" --servers conf -c "$code"
 // from a program in the sandbox.
 func TestConformanceClient(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	script := filepath.Join(f.Dir, "client.sh")
-	f.Write(t, script, strings.NewReplacer("DIR", f.Dir, "BIN", binPath).Replace(conformanceClientScript))
+	f.Write(t, script, strings.NewReplacer("DIR", f.Dir, "BIN", clitest.Bin()).Replace(conformanceClientScript))
 	if err := os.Chmod(script, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -8,14 +8,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // Servers configured for MCP clients in a (fake) HOME and project are
 // found, a broken client file is reported without stopping the others, and
 // the program's own config can exclude them or turn discovery off.
 func TestDiscoveredServers(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	claude := filepath.Join(f.Home, ".config", "Claude", "claude_desktop_config.json")
 	if err := os.MkdirAll(filepath.Dir(claude), 0o755); err != nil {
 		t.Fatal(err)

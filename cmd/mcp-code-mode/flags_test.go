@@ -3,13 +3,15 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // --env passes a host variable to the wrapped servers; nothing else of the
 // host's environment beyond the usual base set reaches them.
 func TestRunEnvFlag(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	code := `print(repr(await mcp_test.env(name="MCM_PASSED")), repr(await mcp_test.env(name="MCM_KEPT")))`
 	env := []string{"MCM_PASSED=passed-value", "MCM_KEPT=kept-value"}
 	r := f.Run(t, "", env, "run", "--config", f.Config, "--servers", "test", "--env", "MCM_PASSED", "-c", code)
@@ -25,8 +27,8 @@ func TestRunEnvFlag(t *testing.T) {
 
 // --allow and --deny limit the tools a program may call.
 func TestRunAllowDenyFlags(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	code := `import sys
 print(sorted(n for n in dir(mcp_test) if not n.startswith("_")))
 for tool in ("add", "echo"):
@@ -62,8 +64,8 @@ for tool in ("add", "echo"):
 }
 
 func TestRunImageFlag(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	r := f.CLI(t, "run", "--image", "mcm-test-no-such-image:never", "-c", "print(1)")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "mcm-test-no-such-image:never") {
 		t.Errorf("exit %d stderr %q: want 1 and the missing image named", r.Code, r.Stderr)
@@ -73,7 +75,7 @@ func TestRunImageFlag(t *testing.T) {
 // `tools` without names lists every enabled server; one that does not
 // start should not hide the others.
 func TestToolsWithBrokenServer(t *testing.T) {
-	f := NewFixture(t, "[servers.broken]\ncommand = \"/nonexistent/server\"\n\n[servers.off]\ncommand = \"/nonexistent/server\"\ndisabled = true\n")
+	f := clitest.NewFixture(t, "[servers.broken]\ncommand = \"/nonexistent/server\"\n\n[servers.off]\ncommand = \"/nonexistent/server\"\ndisabled = true\n")
 	r := f.CLI(t, "tools")
 	if !strings.Contains(r.Stderr, "broken") {
 		t.Errorf("stderr %q should name the server that failed", r.Stderr)

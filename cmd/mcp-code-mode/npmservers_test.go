@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // startEverythingHTTP starts @modelcontextprotocol/server-everything over
@@ -23,10 +25,10 @@ import (
 func startEverythingHTTP(t *testing.T) string {
 	t.Helper()
 	bin := pinnedNpmBin(t, "mcp-server-everything")
-	port := FreePort(t)
+	port := clitest.FreePort(t)
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	var out Buffer
+	var out clitest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -59,12 +61,12 @@ func startEverythingHTTP(t *testing.T) string {
 // server-everything over streamable HTTP, server-filesystem on a temp dir
 // and server-memory over stdio.
 func TestNpmServersInOneRun(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	fsBin := pinnedNpmBin(t, "mcp-server-filesystem")
 	memBin := pinnedNpmBin(t, "mcp-server-memory")
 	everything := startEverythingHTTP(t)
 
-	dir, err := os.MkdirTemp(testDir, "npm-")
+	dir, err := os.MkdirTemp(clitest.Dir(), "npm-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestNpmServersInOneRun(t *testing.T) {
 	}
 	// server-memory takes no arguments; the one given marks its process
 	// as this test's, for the leak check below.
-	f := NewFixture(t, fmt.Sprintf(`
+	f := clitest.NewFixture(t, fmt.Sprintf(`
 [servers.everything]
 url = %q
 description = "the MCP reference test server"
@@ -94,7 +96,7 @@ args = [%q]
 env = { MEMORY_FILE_PATH = %q }
 `, everything, fsBin, data, memBin, dir, memoryFile))
 	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config, "--no-discovery")
-	tool := OnlyRunPython(t, c)
+	tool := clitest.OnlyRunPython(t, c)
 	for _, s := range []string{"everything", "fs", "memory"} {
 		if !strings.Contains(tool.Description, "- "+s+": mcp_"+s) {
 			t.Errorf("description does not list server %s:\n%s", s, tool.Description)
@@ -113,7 +115,7 @@ back = await mcp_fs.read_text_file(path=DATA + "/note.txt")
 graph = await mcp_memory.read_graph()
 print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote": wrote, "back": back, "graph": graph}))
 `, data)
-	res := RunPython(t, c, map[string]any{"code": code, "servers": []string{"everything", "fs", "memory"}})
+	res := clitest.RunPython(t, c, map[string]any{"code": code, "servers": []string{"everything", "fs", "memory"}})
 	if res.IsError {
 		t.Fatalf("run failed: %s", res.Text)
 	}
@@ -160,12 +162,12 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 		t.Errorf("memory file on the host: %q %v", b, err)
 	}
 
-	CloseServe(t, c, cmd)
+	clitest.CloseServe(t, c, cmd)
 	// serve ended its stdio servers with it.
-	for deadline := time.Now().Add(5 * time.Second); len(Pgrep(dir)) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); len(clitest.Pgrep(dir)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if pids := Pgrep(dir); len(pids) > 0 {
+	if pids := clitest.Pgrep(dir); len(pids) > 0 {
 		t.Errorf("LEAK: wrapped npm servers still running after serve ended: %v", pids)
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -176,9 +178,9 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 // The MCP Inspector CLI drives `serve --http` over streamable HTTP (the
 // stdio case is TestInspectorCLI).
 func TestInspectorCLIHTTP(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	inspector := pinnedNpmBin(t, "mcp-inspector")
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
 	inspect := func(t *testing.T, opts ...string) (string, int) {
 		t.Helper()
@@ -186,7 +188,7 @@ func TestInspectorCLIHTTP(t *testing.T) {
 		// (which also ends the list of --tool-arg values).
 		args := append(append([]string{"--cli"}, opts...), "--transport", "http", url)
 		out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, inspector, args...)
-		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, Clip(out, 800), Clip(errOut, 800))
+		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, clitest.Clip(out, 800), clitest.Clip(errOut, 800))
 		return out, code
 	}
 
@@ -228,7 +230,7 @@ func TestInspectorCLIHTTP(t *testing.T) {
 		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || res.Structured.Calls != 1 || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "{'sum': 5}") {
 			t.Errorf("result: %+v", res)
 		}
-		if got := ServerCalls(t, f.Log); len(got) != 1 || got[0].Tool != "add" || string(got[0].Args) != `{"a":2,"b":3}` {
+		if got := clitest.ServerCalls(t, f.Log); len(got) != 1 || got[0].Tool != "add" || string(got[0].Args) != `{"a":2,"b":3}` {
 			t.Errorf("the wrapped server received %+v, want one add(a=2, b=3)", got)
 		}
 	})

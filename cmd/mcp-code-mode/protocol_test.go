@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // A client that sends a progress token gets progress notifications: after
 // each call and every second, with increasing progress.
 func TestServeReportsProgress(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	c, _, _ := f.StdioServe(t, "serve", "--config", f.Config)
 	var mu sync.Mutex
 	var progress []float64
@@ -67,8 +68,8 @@ print("done")`, "servers": []string{"test"}}
 // notifications/cancelled for a running run_python kills its container at
 // once, and the server goes on serving.
 func TestServeCancelKillsTheRun(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	// Without warm containers, the only container is the run's.
 	f.Env = append(f.Env, "MCP_CODE_MODE_LIMITS__WARM=0")
 	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
@@ -96,7 +97,7 @@ func TestServeCancelKillsTheRun(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Logf("the cancelled run's container was gone %v after the cancel", time.Since(began).Round(time.Millisecond))
-	r := RunPython(t, c, map[string]any{"code": "print('still serving')"})
+	r := clitest.RunPython(t, c, map[string]any{"code": "print('still serving')"})
 	if r.IsError || !strings.Contains(r.Text, "still serving") {
 		t.Fatalf("after a cancel: %+v", r)
 	}

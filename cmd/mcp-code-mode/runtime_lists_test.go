@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // The runtime helpers that return lists return a list when it is empty,
@@ -14,14 +16,14 @@ import (
 // `for t in (await runtime.describe_server(s))["tools"]: ...` raise
 // TypeError.
 func TestRuntimeHelpersReturnEmptyLists(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	// Server "empty" is the test server with every tool denied.
-	f := NewFixture(t, fmt.Sprintf(`
+	f := clitest.NewFixture(t, fmt.Sprintf(`
 [servers.empty]
 command = %q
 args = ["-name", "empty"]
 deny = ["*"]
-`, serverBin))
+`, clitest.TestServer()))
 	code := `import json
 d = await runtime.describe_server("empty")
 print(json.dumps({"describe_server": d["tools"], "query_tool_docs": await runtime.query_tool_docs("empty")}))`

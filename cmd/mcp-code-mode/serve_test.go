@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,172 +14,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
-// StdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
-// driven by mcp-go's client, initialized; it returns the client, the
-// process and its stderr. The test's cleanup closes the client, kills the
-// process group if it is still alive and checks for leftover sandboxes.
-func (f *Fixture) StdioServe(t *testing.T, args ...string) (*client.Client, *exec.Cmd, *Buffer) {
-	t.Helper()
-	stderr := &Buffer{}
-	var cmd *exec.Cmd
-	tr := transport.NewStdioWithOptions(binPath, nil, args,
-		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
-			cmd = exec.CommandContext(ctx, command, args...)
-			cmd.Env = f.Env
-			cmd.Dir = f.Dir
-			cmd.Stderr = stderr
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-			return cmd, nil
-		}))
-	c := client.NewClient(tr)
-	// The ctx given to Start is the lifetime of the process.
-	life, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() {
-		_ = c.Close()
-		cancel()
-		if cmd != nil && cmd.Process != nil {
-			if cmd.ProcessState == nil { // Close reaps it; only a stuck one is left
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			}
-			ExpectNoContainers(t, cmd.Process.Pid)
-		}
-		if t.Failed() {
-			t.Logf("serve stderr:\n%s", stderr.String())
-		}
-	})
-	if err := c.Start(life); err != nil {
-		t.Fatalf("start %v: %v", args, err)
-	}
-	Initialize(t, c)
-	return c, cmd, stderr
-}
-
-func Initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	req := mcp.InitializeRequest{}
-	req.Params.ClientInfo = mcp.Implementation{Name: "cli-test", Version: "0"}
-	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	info, err := c.Initialize(ctx, req)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if info.ServerInfo.Name != "mcp-code-mode" {
-		t.Errorf("server name %q, want mcp-code-mode", info.ServerInfo.Name)
-	}
-	return info
-}
-
-// OnlyRunPython lists the tools and checks there is exactly run_python.
-func OnlyRunPython(t *testing.T, c *client.Client) mcp.Tool {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatalf("tools/list: %v", err)
-	}
-	if len(res.Tools) != 1 || res.Tools[0].Name != "run_python" {
-		var names []string
-		for _, tool := range res.Tools {
-			names = append(names, tool.Name)
-		}
-		t.Fatalf("tools %v, want exactly [run_python]", names)
-	}
-	return res.Tools[0]
-}
-
-// RunResult is run_python's answer.
-type RunResult struct {
-	IsError    bool
-	Text       string
-	Structured struct {
-		Stdout    string   `json:"stdout"`
-		Error     *string  `json:"error"`
-		Truncated bool     `json:"truncated"`
-		Stopped   bool     `json:"stopped"`
-		Calls     int      `json:"calls"`
-		Servers   []string `json:"servers"`
-		Duration  *int64   `json:"duration_ms"`
-	}
-}
-
-// RunPython calls run_python with args.
-func RunPython(t *testing.T, c *client.Client, args map[string]any) RunResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "run_python"
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("tools/call run_python: %v", err)
-	}
-	var out RunResult
-	out.IsError = res.IsError
-	for _, content := range res.Content {
-		if tc, ok := mcp.AsTextContent(content); ok {
-			out.Text += tc.Text
-		}
-	}
-	if res.StructuredContent != nil {
-		raw, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(raw, &out.Structured); err != nil {
-			t.Fatalf("structuredContent %s: %v", raw, err)
-		}
-		if out.Structured.Duration == nil {
-			t.Errorf("structuredContent lacks duration_ms: %s", raw)
-		}
-	} else if !strings.Contains(out.Text, "code is required") {
-		t.Errorf("run_python gave no structuredContent (text %q)", out.Text)
-	}
-	t.Logf("run_python -> isError=%v text=%q", out.IsError, Clip(out.Text, 400))
-	return out
-}
-
-// CloseServe closes a stdio client and checks that serve ended by itself
-// on EOF: mcp-go's Close waits 2s for the process before it signals it,
-// and returns once the process is reaped.
-func CloseServe(t *testing.T, c *client.Client, cmd *exec.Cmd) {
-	t.Helper()
-	began := time.Now()
-	if err := c.Close(); err != nil {
-		t.Errorf("close: %v (serve did not exit cleanly)", err)
-	}
-	if took := time.Since(began); took > 1900*time.Millisecond {
-		t.Errorf("serve took %v to exit after stdin closed; the client had to signal it", took)
-	}
-	if st := cmd.ProcessState; st == nil || !st.Success() {
-		t.Errorf("serve ended with %v, want exit status 0", st)
-	}
-}
-
 func TestServeStdio(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
 
-	tool := OnlyRunPython(t, c)
+	tool := clitest.OnlyRunPython(t, c)
 	if !strings.Contains(tool.Description, "- test: mcp_test - test tools") {
 		t.Errorf("description should list server test in one line:\n%s", tool.Description)
 	}
 	if len(tool.Description) > 3000 {
 		t.Errorf("description is %d bytes; it should stay short", len(tool.Description))
 	}
-	if got := Pgrep(f.Server); len(got) != 0 {
+	if got := clitest.Pgrep(f.Server); len(got) != 0 {
 		t.Errorf("test server started before any run needed it: %v", got)
 	}
 
-	res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+	res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
 	if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || res.Structured.Error != nil || res.Structured.Calls != 1 {
 		t.Errorf("add: isError=%v structured=%+v", res.IsError, res.Structured)
 	}
@@ -192,7 +47,7 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("text %q should carry stdout", res.Text)
 	}
 
-	res = RunPython(t, c, map[string]any{"code": "print('partial')\n1/0"})
+	res = clitest.RunPython(t, c, map[string]any{"code": "print('partial')\n1/0"})
 	if !res.IsError || !strings.Contains(res.Text, "Error:") || !strings.Contains(res.Text, "ZeroDivisionError") || !strings.Contains(res.Text, "partial") {
 		t.Errorf("failing program: isError=%v text=%q", res.IsError, res.Text)
 	}
@@ -200,29 +55,29 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("failing program: structured %+v", res.Structured)
 	}
 
-	res = RunPython(t, c, map[string]any{"code": "print(1)", "servers": []string{"nope"}})
+	res = clitest.RunPython(t, c, map[string]any{"code": "print(1)", "servers": []string{"nope"}})
 	if !res.IsError || !strings.Contains(res.Text, "nope") {
 		t.Errorf("unknown server: isError=%v text=%q", res.IsError, res.Text)
 	}
-	res = RunPython(t, c, map[string]any{"code": "import time\ntime.sleep(30)", "timeout": 1})
+	res = clitest.RunPython(t, c, map[string]any{"code": "import time\ntime.sleep(30)", "timeout": 1})
 	if !res.IsError || !res.Structured.Stopped || !strings.Contains(res.Text, "deadline") {
 		t.Errorf("timeout 1: isError=%v stopped=%v text=%q", res.IsError, res.Structured.Stopped, res.Text)
 	}
-	res = RunPython(t, c, map[string]any{"servers": []string{"test"}})
+	res = clitest.RunPython(t, c, map[string]any{"servers": []string{"test"}})
 	if !res.IsError || !strings.Contains(res.Text, "code") {
 		t.Errorf("missing code: isError=%v text=%q", res.IsError, res.Text)
 	}
 
-	if len(Pgrep(f.Server)) == 0 {
+	if len(clitest.Pgrep(f.Server)) == 0 {
 		t.Errorf("the test server should still be running between runs")
 	}
 	// Closing the client ends serve, and serve ends the wrapped server.
-	CloseServe(t, c, cmd)
+	clitest.CloseServe(t, c, cmd)
 	f.ExpectNoServers(t)
 }
 
 func TestServeWrap(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	code := `print(await mcp_NAME.add(a=2, b=3))
 print(sorted(n for n in dir(mcp_NAME) if not n.startswith('_')))
 try:
@@ -248,17 +103,17 @@ except ToolError as e:
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := NewFixture(t, "")
+			f := clitest.NewFixture(t, "")
 			args := append([]string{"serve", "--allow", "add"}, tc.flags...)
 			args = append(args, "--", f.Server, "-name", "wrapped", "-log", f.Log)
 			c, cmd, _ := f.StdioServe(t, args...)
-			tool := OnlyRunPython(t, c)
+			tool := clitest.OnlyRunPython(t, c)
 			if !strings.Contains(tool.Description, "- "+tc.server+": "+tc.module) {
 				t.Errorf("description should list %s: %s:\n%s", tc.server, tc.module, tool.Description)
 			}
 			alias := strings.TrimPrefix(tc.module, "mcp_")
 			src := strings.NewReplacer("NAME", alias, "SERVER", tc.server).Replace(code)
-			res := RunPython(t, c, map[string]any{"code": src, "servers": []string{tc.server}})
+			res := clitest.RunPython(t, c, map[string]any{"code": src, "servers": []string{tc.server}})
 			if res.IsError {
 				t.Fatalf("run failed: %q", res.Text)
 			}
@@ -275,75 +130,34 @@ except ToolError as e:
 				t.Errorf("runtime.call_tool echo should raise ToolError: %q", res.Structured.Stdout)
 			}
 			// The alias works as a server name too.
-			res = RunPython(t, c, map[string]any{"code": "print(await mcp_" + alias + ".add(a=1, b=1))", "servers": []string{alias}})
+			res = clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_" + alias + ".add(a=1, b=1))", "servers": []string{alias}})
 			if res.IsError || res.Structured.Stdout != "{'sum': 2}\n" {
 				t.Errorf("servers [%s]: isError=%v %+v", alias, res.IsError, res.Structured)
 			}
-			if got := toolsCalled(ServerCalls(t, f.Log)); strings.Join(got, ",") != "add,add" {
+			if got := calllog.Tools(clitest.ServerCalls(t, f.Log)); strings.Join(got, ",") != "add,add" {
 				t.Errorf("wrapped server saw %v, want only the two add calls", got)
 			}
-			CloseServe(t, c, cmd)
+			clitest.CloseServe(t, c, cmd)
 			f.ExpectNoServers(t)
 		})
 	}
 }
 
-// FreePort returns a TCP port that was free a moment ago.
-func FreePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// HTTPServe starts `serve --http ADDR` and waits until it listens.
-func (f *Fixture) HTTPServe(t *testing.T, env []string, args ...string) (*Proc, string) {
-	t.Helper()
-	port := strconv.Itoa(FreePort(t))
-	addr := ""
-	for i, a := range args {
-		if a == "--http" {
-			args[i+1] = strings.ReplaceAll(args[i+1], "PORT", port)
-			addr = args[i+1]
-		}
-	}
-	p := f.Start(t, nil, env, args...)
-	p.WaitStderr(t, "serving streamable HTTP", 15*time.Second)
-	_, gotPort, _ := net.SplitHostPort(addr)
-	return p, "http://127.0.0.1:" + gotPort + "/mcp"
-}
-
-func HTTPClient(t *testing.T, url string, headers map[string]string) *client.Client {
-	t.Helper()
-	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func TestServeHTTP(t *testing.T) {
-	NeedEngine(t)
-	f := NewFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
-	c := HTTPClient(t, url, nil)
-	Initialize(t, c)
-	OnlyRunPython(t, c)
-	res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+	c := clitest.HTTPClient(t, url, nil)
+	clitest.Initialize(t, c)
+	clitest.OnlyRunPython(t, c)
+	res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
 	if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" {
 		t.Errorf("add over HTTP: isError=%v %+v", res.IsError, res.Structured)
 	}
 	// A second client gets its own session on the same server.
-	c2 := HTTPClient(t, url, nil)
-	Initialize(t, c2)
-	res = RunPython(t, c2, map[string]any{"code": "print(await mcp_test.counter())", "servers": []string{"test"}})
+	c2 := clitest.HTTPClient(t, url, nil)
+	clitest.Initialize(t, c2)
+	res = clitest.RunPython(t, c2, map[string]any{"code": "print(await mcp_test.counter())", "servers": []string{"test"}})
 	if res.IsError || res.Structured.Stdout != "1\n" {
 		t.Errorf("second client: isError=%v %+v", res.IsError, res.Structured)
 	}
@@ -358,9 +172,9 @@ func TestServeHTTP(t *testing.T) {
 }
 
 func TestServeHTTPToken(t *testing.T) {
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	t.Run("non-loopback without token refused", func(t *testing.T) {
-		port := strconv.Itoa(FreePort(t))
+		port := strconv.Itoa(clitest.FreePort(t))
 		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port)
 		if r.Code != 1 || !strings.Contains(r.Stderr, "token-env") {
 			t.Errorf("exit %d stderr %q: want 1 and a message about --token-env", r.Code, r.Stderr)
@@ -371,14 +185,14 @@ func TestServeHTTPToken(t *testing.T) {
 		}
 	})
 	t.Run("token variable unset", func(t *testing.T) {
-		port := strconv.Itoa(FreePort(t))
+		port := strconv.Itoa(clitest.FreePort(t))
 		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port, "--token-env", "MCM_TEST_TOKEN")
 		if r.Code != 1 || !strings.Contains(r.Stderr, "MCM_TEST_TOKEN") {
 			t.Errorf("exit %d stderr %q: want 1 and the variable named", r.Code, r.Stderr)
 		}
 	})
 	t.Run("malformed --allow-origin refused", func(t *testing.T) {
-		port := strconv.Itoa(FreePort(t))
+		port := strconv.Itoa(clitest.FreePort(t))
 		for _, origin := range []string{"127.0.0.1:8080", "http://127.0.0.1:8080/app", "*"} {
 			r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "127.0.0.1:"+port, "--allow-origin", origin)
 			if r.Code != 1 || !strings.Contains(r.Stderr, "--allow-origin") || !strings.Contains(r.Stderr, origin) {
@@ -387,7 +201,7 @@ func TestServeHTTPToken(t *testing.T) {
 		}
 	})
 	t.Run("bearer token required", func(t *testing.T) {
-		NeedEngine(t)
+		clitest.NeedEngine(t)
 		const token = "s3cret-t0ken"
 		_, url := f.HTTPServe(t, []string{"MCM_TEST_TOKEN=" + token}, "serve", "--config", f.Config, "--http", "0.0.0.0:PORT", "--token-env", "MCM_TEST_TOKEN")
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + mcp.LATEST_LEGACY_PROTOCOL_VERSION + `","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
@@ -408,7 +222,7 @@ func TestServeHTTPToken(t *testing.T) {
 			}
 		}
 		// The mcp-go client without the token fails to initialize...
-		bad := HTTPClient(t, url, nil)
+		bad := clitest.HTTPClient(t, url, nil)
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		req := mcp.InitializeRequest{}
@@ -417,9 +231,9 @@ func TestServeHTTPToken(t *testing.T) {
 			t.Errorf("initialize without the token succeeded")
 		}
 		// ...and with it, works.
-		c := HTTPClient(t, url, map[string]string{"Authorization": "Bearer " + token})
-		Initialize(t, c)
-		res := RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+		c := clitest.HTTPClient(t, url, map[string]string{"Authorization": "Bearer " + token})
+		clitest.Initialize(t, c)
+		res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
 		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" {
 			t.Errorf("add with token: isError=%v %+v", res.IsError, res.Structured)
 		}
@@ -428,7 +242,7 @@ func TestServeHTTPToken(t *testing.T) {
 
 // The MCP Inspector CLI, a third-party client, drives `serve` over stdio.
 func TestInspectorCLI(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	inspector, _ := filepath.Abs("../../testdata/npm/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
 		testenv.SkipOrFail(t, "MCP Inspector not installed (run `npm ci` in testdata/npm): %v", err)
@@ -436,13 +250,13 @@ func TestInspectorCLI(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		testenv.SkipOrFail(t, "node not found: %v", err)
 	}
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	inspect := func(t *testing.T, opts ...string) (string, string, int) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 		defer cancel()
 		// Inspector options first; everything after "--" is the target.
-		args := append(append([]string{"--cli"}, opts...), "--", binPath, "serve", "--config", f.Config)
+		args := append(append([]string{"--cli"}, opts...), "--", clitest.Bin(), "serve", "--config", f.Config)
 		cmd := exec.CommandContext(ctx, inspector, args...)
 		cmd.Env = f.Env
 		cmd.Dir = f.Dir
@@ -462,7 +276,7 @@ func TestInspectorCLI(t *testing.T) {
 				code = cmd.ProcessState.ExitCode()
 			}
 		}
-		t.Logf("inspector %v -> %d\nstdout: %s\nstderr: %s", opts, code, Clip(stdout.String(), 800), Clip(stderr.String(), 800))
+		t.Logf("inspector %v -> %d\nstdout: %s\nstderr: %s", opts, code, clitest.Clip(stdout.String(), 800), clitest.Clip(stderr.String(), 800))
 		return stdout.String(), stderr.String(), code
 	}
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
@@ -26,7 +27,7 @@ const vscodeDir = "../../testdata/vscode"
 // A probe extension stands in for the chat model: it calls each run_python
 // through vscode.lm.invokeTool, the path chat takes.
 func TestVSCodeConnects(t *testing.T) {
-	NeedEngine(t)
+	clitest.NeedEngine(t)
 	dir, err := filepath.Abs(vscodeDir)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +40,13 @@ func TestVSCodeConnects(t *testing.T) {
 		testenv.SkipOrFail(t, "chromium not found (Debian package chromium; .ci/vscode.sh installs it): %v", err)
 	}
 
-	f := NewFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	// The HTTP entry gets its own server, so each answer shows which
 	// transport carried it.
 	httpConfig := filepath.Join(f.Dir, "http.toml")
 	f.Write(t, httpConfig, "[servers.viahttp]\ncommand = "+strconv.Quote(f.Server)+
 		"\nargs = [\"-name\", \"viahttp\", \"-log\", "+strconv.Quote(f.Log)+"]\n")
-	editorPort := strconv.Itoa(FreePort(t))
+	editorPort := strconv.Itoa(clitest.FreePort(t))
 	editor := "http://127.0.0.1:" + editorPort
 	// VS Code runs servers from the user settings in the browser (a web
 	// worker), so this one needs the editor's origin allowed for CORS.
@@ -55,7 +56,7 @@ func TestVSCodeConnects(t *testing.T) {
 	project := filepath.Join(f.Dir, "project")
 	writeJSONFile(t, filepath.Join(project, ".vscode", "mcp.json"), map[string]any{
 		"servers": map[string]any{
-			"code-mode": map[string]any{"type": "stdio", "command": binPath, "args": []string{"serve", "--no-discovery", "--config", f.Config}},
+			"code-mode": map[string]any{"type": "stdio", "command": clitest.Bin(), "args": []string{"serve", "--no-discovery", "--config", f.Config}},
 		},
 	})
 	// VS Code checks each tool's inputSchema against the draft-07
@@ -92,9 +93,9 @@ func TestVSCodeConnects(t *testing.T) {
 	shot := filepath.Join(os.TempDir(), "mcp-code-mode-vscode-failure.png")
 	out, errOut, code := nodeRun(t, 5*time.Minute, env, dir, "node", "drive.js",
 		editor+"/?folder="+project, probeOut, "2", shot, "code-mode", "code-mode-http")
-	t.Logf("driver stderr:\n%s", Clip(errOut, 4000))
+	t.Logf("driver stderr:\n%s", clitest.Clip(errOut, 4000))
 	if code != 0 {
-		t.Fatalf("driving VS Code failed (exit %d; screenshot %s)\ncode-server: %s", code, shot, Clip(codeServer.String(), 4000))
+		t.Fatalf("driving VS Code failed (exit %d; screenshot %s)\ncode-server: %s", code, shot, clitest.Clip(codeServer.String(), 4000))
 	}
 	// What the user reads before confirming a call: the call pattern intact
 	// (VS Code renders the description as Markdown).
@@ -136,7 +137,7 @@ func TestVSCodeConnects(t *testing.T) {
 		t.Errorf("answers through VS Code: %q", answers)
 	}
 	var sums []string
-	for _, c := range ServerCalls(t, f.Log) {
+	for _, c := range clitest.ServerCalls(t, f.Log) {
 		if c.Tool == "add" {
 			sums = append(sums, string(c.Args))
 		}
@@ -147,23 +148,23 @@ func TestVSCodeConnects(t *testing.T) {
 
 	// The stdio server VS Code started ends with the editor, and takes its
 	// warm containers with it.
-	pids := Pgrep("--config " + f.Config)
+	pids := clitest.Pgrep("--config " + f.Config)
 	stopProcessGroup(codeServer.cmd, 20*time.Second)
-	for deadline := time.Now().Add(15 * time.Second); len(Pgrep("--config "+f.Config)) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(15 * time.Second); len(clitest.Pgrep("--config "+f.Config)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if left := Pgrep("--config " + f.Config); len(left) > 0 {
+	if left := clitest.Pgrep("--config " + f.Config); len(left) > 0 {
 		t.Errorf("LEAK: the server VS Code started outlived it: %v", left)
 	}
 	for _, pid := range pids {
-		ExpectNoContainers(t, pid)
+		clitest.ExpectNoContainers(t, pid)
 	}
 }
 
 // codeServerProc is a running code-server and its output.
 type codeServerProc struct {
 	cmd *exec.Cmd
-	out Buffer
+	out clitest.Buffer
 }
 
 func (p *codeServerProc) String() string { return p.out.String() }
