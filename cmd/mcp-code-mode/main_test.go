@@ -1,8 +1,9 @@
 package main
 
-// End-to-end tests of the mcp-code-mode binary, run through package
-// clitest: TestMain builds the binary and the test server, and every test
-// runs the binary as a subprocess against its own fixture.
+// Tests of the mcp-code-mode binary, run through package clitest: TestMain
+// builds the binary and the test server, and every test runs the binary as
+// a subprocess against its own fixture. The suites that drive third-party
+// clients and servers with it are in package e2e.
 
 import (
 	"os"

@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,7 +12,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
-	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
@@ -238,88 +233,4 @@ func TestServeHTTPToken(t *testing.T) {
 			t.Errorf("add with token: isError=%v %+v", res.IsError, res.Structured)
 		}
 	})
-}
-
-// The MCP Inspector CLI, a third-party client, drives `serve` over stdio.
-func TestInspectorCLI(t *testing.T) {
-	clitest.NeedEngine(t)
-	inspector, _ := filepath.Abs("../../testdata/npm/node_modules/.bin/mcp-inspector")
-	if _, err := os.Stat(inspector); err != nil {
-		testenv.SkipOrFail(t, "MCP Inspector not installed (run `npm ci` in testdata/npm): %v", err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		testenv.SkipOrFail(t, "node not found: %v", err)
-	}
-	f := clitest.NewFixture(t, "")
-	inspect := func(t *testing.T, opts ...string) (string, string, int) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-		defer cancel()
-		// Inspector options first; everything after "--" is the target.
-		args := append(append([]string{"--cli"}, opts...), "--", clitest.Bin(), "serve", "--config", f.Config)
-		cmd := exec.CommandContext(ctx, inspector, args...)
-		cmd.Env = f.Env
-		cmd.Dir = f.Dir
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		cmd.WaitDelay = 5 * time.Second
-		err := cmd.Run()
-		if cmd.Process != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // nothing of its group may linger
-		}
-		code := 0
-		if err != nil {
-			code = -1
-			if cmd.ProcessState != nil {
-				code = cmd.ProcessState.ExitCode()
-			}
-		}
-		t.Logf("inspector %v -> %d\nstdout: %s\nstderr: %s", opts, code, clitest.Clip(stdout.String(), 800), clitest.Clip(stderr.String(), 800))
-		return stdout.String(), stderr.String(), code
-	}
-
-	t.Run("tools/list", func(t *testing.T) {
-		out, _, code := inspect(t, "--method", "tools/list")
-		var list struct {
-			Tools []struct {
-				Name, Description string
-				InputSchema       map[string]any `json:"inputSchema"`
-			} `json:"tools"`
-		}
-		if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 {
-			t.Fatalf("exit %d, output not JSON: %v", code, err)
-		}
-		if len(list.Tools) != 1 || list.Tools[0].Name != "run_python" || !strings.Contains(list.Tools[0].Description, "mcp_test") {
-			t.Errorf("tools: %+v", list.Tools)
-		}
-	})
-	t.Run("tools/call", func(t *testing.T) {
-		// --tool-arg values are parsed as JSON when they are JSON, else
-		// taken as strings: servers becomes a list, code stays a string.
-		out, _, code := inspect(t, "--method", "tools/call", "--tool-name", "run_python",
-			"--tool-arg", "code=print(await mcp_test.add(a=2,b=3))", "--tool-arg", `servers=["test"]`)
-		var res struct {
-			IsError    bool `json:"isError"`
-			Structured struct {
-				Stdout string `json:"stdout"`
-			} `json:"structuredContent"`
-			Content []struct{ Text string } `json:"content"`
-		}
-		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
-			t.Fatalf("exit %d, output not JSON: %v", code, err)
-		}
-		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "{'sum': 5}") {
-			t.Errorf("result: %+v", res)
-		}
-	})
-	t.Run("tools/call failing", func(t *testing.T) {
-		out, _, code := inspect(t, "--method", "tools/call", "--tool-name", "run_python", "--tool-arg", "code=raise RuntimeError('nope')")
-		// The inspector exits non-zero when the tool reports isError.
-		if code == 0 || !strings.Contains(out, `"isError": true`) || !strings.Contains(out, "RuntimeError: nope") {
-			t.Errorf("exit %d, output %q: want isError and the exception", code, out)
-		}
-	})
-	f.ExpectNoServers(t)
 }

@@ -1,7 +1,6 @@
-package main
+package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -18,7 +17,7 @@ import (
 
 // vscodeDir holds code-server (VS Code 1.100.3 for a browser), the browser
 // driver and the probe extension; testdata/vscode/install.sh installs them.
-const vscodeDir = "../../testdata/vscode"
+const vscodeDir = "../testdata/vscode"
 
 // TestVSCodeConnects is VS Code used as a new user would: the README's
 // .vscode/mcp.json entry (stdio) in a project, and an HTTP entry in the user
@@ -219,14 +218,14 @@ func groupAlive(pgid int) bool {
 
 func writeJSONFile(t *testing.T, path string, v any) {
 	t.Helper()
-	var b bytes.Buffer
-	if err := writeJSON(&b, v); err != nil {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // The MCP conformance suite (@modelcontextprotocol/conformance, pinned in
 // testdata/npm) against mcp-code-mode: in server mode against
@@ -6,67 +6,17 @@ package main
 // connects to the suite's test server as a wrapped (upstream) server.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
-	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
-
-// pinnedNpmBin is the path of a binary of the pinned npm packages in
-// testdata/npm. The test skips without it or without node, and fails
-// instead under CI=true.
-func pinnedNpmBin(t *testing.T, bin string) string {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "testdata", "npm", "node_modules", ".bin", bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		testenv.SkipOrFail(t, "%s is not installed (run `make testdata`): %v", bin, err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		testenv.SkipOrFail(t, "node not found: %v", err)
-	}
-	return path
-}
-
-// nodeRun runs a node tool to its end (at most within) in its own process
-// group, and kills whatever of that group is left.
-func nodeRun(t *testing.T, within time.Duration, env []string, dir string, name string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), within)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = env
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	if err != nil {
-		code = -1
-		if cmd.ProcessState != nil {
-			code = cmd.ProcessState.ExitCode()
-		}
-	}
-	return out.String(), errb.String(), code
-}
 
 // conformanceCheck is one entry of a scenario's checks.json.
 type conformanceCheck struct {
@@ -157,8 +107,8 @@ var conformanceServerNotApplicable = map[string]string{
 	"tools-call-embedded-resource":  "calls the suite's test tool test_embedded_resource (resource content); our only tool is run_python",
 	"tools-call-mixed-content":      "calls the suite's test tool test_multiple_content_types; our only tool is run_python",
 	"tools-call-with-logging":       "needs logging/setLevel and the test tool test_tool_with_logging; no logging capability",
-	"tools-call-error":              "calls the suite's test tool test_error_handling (run_python's own isError results are covered by TestServeStdio)",
-	"tools-call-with-progress":      "calls the suite's test tool test_tool_with_progress (run_python's progress is covered by TestServeReportsProgress)",
+	"tools-call-error":              "calls the suite's test tool test_error_handling (run_python's own isError results are covered by cmd/mcp-code-mode's TestServeStdio)",
+	"tools-call-with-progress":      "calls the suite's test tool test_tool_with_progress (run_python's progress is covered by cmd/mcp-code-mode's TestServeReportsProgress)",
 	"tools-call-sampling":           "calls test_sampling: sampling/createMessage from the server; our server does not ask clients for sampling",
 	"tools-call-elicitation":        "calls test_elicitation: elicitation/create from the server; our server does not elicit",
 	"json-schema-2020-12":           "looks for the suite's tool json_schema_2020_12_tool; our only tool is run_python",

@@ -1,7 +1,7 @@
-package main
+package e2e
 
-// Real third-party MCP servers and clients from the pinned npm packages in
-// testdata/npm, against the mcp-code-mode binary.
+// Real third-party MCP servers from the pinned npm packages in testdata/npm,
+// wrapped by the mcp-code-mode binary.
 
 import (
 	"encoding/json"
@@ -175,69 +175,117 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 	}
 }
 
-// The MCP Inspector CLI drives `serve --http` over streamable HTTP (the
-// stdio case is TestInspectorCLI).
-func TestInspectorCLIHTTP(t *testing.T) {
-	clitest.NeedEngine(t)
-	inspector := pinnedNpmBin(t, "mcp-inspector")
-	f := clitest.NewFixture(t, "")
-	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
-	inspect := func(t *testing.T, opts ...string) (string, int) {
-		t.Helper()
-		// Inspector options first; the target URL last, after --transport
-		// (which also ends the list of --tool-arg values).
-		args := append(append([]string{"--cli"}, opts...), "--transport", "http", url)
-		out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, inspector, args...)
-		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, clitest.Clip(out, 800), clitest.Clip(errOut, 800))
-		return out, code
+// runJSON runs `mcp-code-mode run --json` with the program against config
+// (discovery off), with servers loaded, and returns what the program
+// printed; it fails the test when the run failed.
+func runJSON(t *testing.T, f *clitest.Fixture, config, code string, servers ...string) string {
+	t.Helper()
+	r := f.Run(t, "", nil, "run", "--config", config, "--no-discovery", "--servers", strings.Join(servers, ","), "--json", "-c", code)
+	var res struct {
+		Stdout string  `json:"stdout"`
+		Error  *string `json:"error"`
 	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("run --json: exit %d, output not JSON: %v\nstderr: %s", r.Code, err, r.Stderr)
+	}
+	if res.Error != nil || r.Code != 0 {
+		t.Fatalf("run failed (exit %d): %s\nstderr: %s", r.Code, clitest.Clip(fmt.Sprint(deref(res.Error)), 2000), r.Stderr)
+	}
+	return res.Stdout
+}
 
-	t.Run("tools/list", func(t *testing.T) {
-		out, code := inspect(t, "--method", "tools/list")
-		var list struct {
-			Tools []struct {
-				Name, Description string
-				InputSchema       struct {
-					Required []string `json:"required"`
-				} `json:"inputSchema"`
-			} `json:"tools"`
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
+
+// server-everything's tools from a program: a result, an echo, structured
+// content, and arguments outside the schema refused before the server
+// sees them.
+func TestServerEverythingFromNpm(t *testing.T) {
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	config := filepath.Join(f.Dir, "npm.toml")
+	f.Write(t, config, fmt.Sprintf("[servers.everything]\ncommand = %q\n", pinnedNpmBin(t, "mcp-server-everything")))
+	out := runJSON(t, f, config, `
+print(await mcp_everything.get_sum(a=2, b=3))
+print(await mcp_everything.echo(message="hello from the sandbox"))
+s = await mcp_everything.get_structured_content(location="New York")
+print(sorted(s))
+try:
+    await mcp_everything.get_sum(a="two", b=3)
+except ToolError as e:
+    print("refused:", e)
+`, "everything")
+	for _, want := range []string{"The sum of 2 and 3 is 5.", "Echo: hello from the sandbox", "['conditions', 'humidity', 'temperature']", "refused: arguments of everything.get-sum do not match its schema"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("want %q in:\n%s", want, out)
 		}
-		if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 {
-			t.Fatalf("exit %d, output not JSON: %v", code, err)
+	}
+}
+
+// A program finds a tool by searching every server (loaded or not), reads
+// the best hit's full docs, and calls it, against real npm servers.
+func TestSearchReadDocsAndCallFromTheSandbox(t *testing.T) {
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	root := filepath.Join(f.Dir, "files")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// MEMORY_FILE_PATH keeps the memory server's graph in the test's dir;
+	// server-memory takes no arguments, and the one given marks its
+	// process as this test's, for the leak check below.
+	config := filepath.Join(f.Dir, "npm.toml")
+	f.Write(t, config, fmt.Sprintf(`
+[servers.everything]
+command = %q
+
+[servers.memory]
+command = %q
+args = [%q]
+env = { MEMORY_FILE_PATH = %q }
+
+[servers.files]
+command = %q
+args = [%q]
+`, pinnedNpmBin(t, "mcp-server-everything"), pinnedNpmBin(t, "mcp-server-memory"), f.Dir, filepath.Join(f.Dir, "memory.jsonl"), pinnedNpmBin(t, "mcp-server-filesystem"), root))
+	out := runJSON(t, f, config, `
+from mcp import runtime
+import json
+hits = await runtime.search_tool_docs("store a new person in the knowledge graph", limit=3)
+print([h["server"] + "." + h["tool"] for h in hits])
+best = hits[0]
+doc = (await runtime.query_tool_docs(best["server"], best["tool"], detail="full"))[0]
+assert doc["stub"].startswith("async def "), doc
+assert "entities" in json.dumps(doc["input_schema"])
+print(doc["stub"].splitlines()[0])
+out = await runtime.call_tool(best["server"], best["tool"], {"entities": [{"name": "Ada", "entityType": "person", "observations": ["first programmer"]}]})
+graph = await mcp_memory.read_graph()
+print([e["name"] for e in graph["entities"]])
+print(runtime.search_tool_docs_sync("write a file", limit=1)[0]["tool"])
+servers = {s["name"]: s for s in runtime.discovered_servers_sync()}
+print(servers["memory"]["loaded"], servers["files"]["loaded"], servers["memory"]["tools"] > 0)
+`, "memory")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "['memory.create_entities'") ||
+		!strings.HasPrefix(lines[1], "async def create_entities(") || lines[2] != "['Ada']" ||
+		lines[3] != "write_file" || lines[4] != "True False True" {
+		t.Fatalf("stdout:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.Dir, "memory.jsonl")); err != nil || !strings.Contains(string(b), "Ada") {
+		t.Errorf("the memory server's graph on the host: %q %v", b, err)
+	}
+	// run ended the servers it started.
+	for deadline := time.Now().Add(5 * time.Second); len(clitest.Pgrep(f.Dir)) > 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if pids := clitest.Pgrep(f.Dir); len(pids) > 0 {
+		t.Errorf("LEAK: wrapped npm servers still running after run ended: %v", pids)
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
-		if len(list.Tools) != 1 || list.Tools[0].Name != "run_python" || !strings.Contains(list.Tools[0].Description, "- test: mcp_test") {
-			t.Errorf("tools: %+v", list.Tools)
-		}
-		if len(list.Tools) == 1 && strings.Join(list.Tools[0].InputSchema.Required, ",") != "code" {
-			t.Errorf("run_python requires %v, want [code]", list.Tools[0].InputSchema.Required)
-		}
-	})
-	t.Run("tools/call", func(t *testing.T) {
-		out, code := inspect(t, "--method", "tools/call", "--tool-name", "run_python",
-			"--tool-arg", "code=print(await mcp_test.add(a=2,b=3))", `servers=["test"]`)
-		var res struct {
-			IsError    bool `json:"isError"`
-			Structured struct {
-				Stdout  string   `json:"stdout"`
-				Calls   int      `json:"calls"`
-				Servers []string `json:"servers"`
-			} `json:"structuredContent"`
-			Content []struct{ Text string } `json:"content"`
-		}
-		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
-			t.Fatalf("exit %d, output not JSON: %v", code, err)
-		}
-		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" || res.Structured.Calls != 1 || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "{'sum': 5}") {
-			t.Errorf("result: %+v", res)
-		}
-		if got := clitest.ServerCalls(t, f.Log); len(got) != 1 || got[0].Tool != "add" || string(got[0].Args) != `{"a":2,"b":3}` {
-			t.Errorf("the wrapped server received %+v, want one add(a=2, b=3)", got)
-		}
-	})
-	t.Run("tools/call failing", func(t *testing.T) {
-		out, code := inspect(t, "--method", "tools/call", "--tool-name", "run_python", "--tool-arg", "code=raise RuntimeError('nope')")
-		if code == 0 || !strings.Contains(out, `"isError": true`) || !strings.Contains(out, "RuntimeError: nope") {
-			t.Errorf("exit %d, output %q: want isError and the exception", code, out)
-		}
-	})
+	}
 }
