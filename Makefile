@@ -47,10 +47,11 @@ test-podman: build
 	@bash .ci/podman.sh
 
 # The security tests again, with the sandbox on gVisor (runtime runsc, which
-# .ci/engine.sh registers when it starts dockerd).
-GVISOR_TESTS := TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled|TestTheWrappedServer|TestAServerThatCrashes|TestWithGVisor|TestUnknownTools|TestTheAllowlist|TestARunHasAFixed
+# .ci/engine.sh registers when it starts dockerd): the tests that call
+# testenv.Engines(t, ..., testenv.GVisor, ...). -v lists them, and the run
+# fails when none ran.
 test-gvisor: image
-	MCM_TEST_RUNTIME=runsc $(GO) test -count=1 ./internal/aggregator -run '$(GVISOR_TESTS)'
+	MCM_TEST_SUITE=gvisor MCM_TEST_RUNTIME=runsc $(GO) test -count=1 -v ./internal/aggregator
 
 # Unit tests only: no engine, no npm servers.
 test-short:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs the sandbox's security and pool tests against Podman's Docker-
+# Runs the sandbox's security and pool tests (those that call
+# testenv.Engines(t, ..., testenv.Podman, ...)) against Podman's Docker-
 # compatible API: installs Debian's podman (as root) when missing, starts
 # its API service on a private socket, builds the image there, runs the
-# tests with DOCKER_HOST pointing at it, and stops the service.
+# tests with DOCKER_HOST pointing at it, and stops the service. -v lists
+# the tests, and the run fails when none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v podman >/dev/null 2>&1; then
@@ -23,4 +25,4 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 export DOCKER_HOST="unix://$sock"
 podman --version
 bin/mcp-code-mode build-image --if-stale | tail -1
-go test -count=1 ./internal/aggregator -run 'TestNoSecret|TestNeither|TestThereIsNoNetwork|TestTheFilesystem|TestRunaway|TestOutputIsCapped|TestPlainOutput|TestGarbage|TestTwoServers|TestConcurrentCalls|TestPooled'
+MCM_TEST_SUITE=podman go test -count=1 -v ./internal/aggregator

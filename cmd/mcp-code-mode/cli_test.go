@@ -9,44 +9,47 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
 func TestRunPrints(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	r := f.cli(t, "run", "-c", "print(1+1)")
-	if r.code != 0 || r.stdout != "2\n" {
-		t.Fatalf("want exit 0 and stdout %q, got %d and %q (stderr %q)", "2\n", r.code, r.stdout, r.stderr)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "run", "-c", "print(1+1)")
+	if r.Code != 0 || r.Stdout != "2\n" {
+		t.Fatalf("want exit 0 and stdout %q, got %d and %q (stderr %q)", "2\n", r.Code, r.Stdout, r.Stderr)
 	}
-	if r.stderr != "" {
-		t.Errorf("stderr should be empty, got %q", r.stderr)
+	if r.Stderr != "" {
+		t.Errorf("stderr should be empty, got %q", r.Stderr)
 	}
 }
 
 func TestRunRaises(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	r := f.cli(t, "run", "-c", "print('before')\nraise ValueError('boom')")
-	if r.code != 1 {
-		t.Fatalf("exit status %d, want 1", r.code)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "run", "-c", "print('before')\nraise ValueError('boom')")
+	if r.Code != 1 {
+		t.Fatalf("exit status %d, want 1", r.Code)
 	}
-	if r.stdout != "before\n" {
-		t.Errorf("stdout %q, want the output printed before the exception", r.stdout)
+	if r.Stdout != "before\n" {
+		t.Errorf("stdout %q, want the output printed before the exception", r.Stdout)
 	}
-	if got := lastLine(r.stderr); got != "ValueError: boom" {
+	if got := lastLine(r.Stderr); got != "ValueError: boom" {
 		t.Errorf("last line of stderr %q, want %q", got, "ValueError: boom")
 	}
 }
 
 func TestRunJSON(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	keys := []string{"calls", "duration_ms", "error", "servers", "stdout", "stopped", "truncated"}
-	decode := func(t *testing.T, r result) map[string]any {
+	decode := func(t *testing.T, r clitest.Result) map[string]any {
 		t.Helper()
 		var m map[string]any
-		if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
-			t.Fatalf("--json output is not JSON: %v\n%s", err, r.stdout)
+		if err := json.Unmarshal([]byte(r.Stdout), &m); err != nil {
+			t.Fatalf("--json output is not JSON: %v\n%s", err, r.Stdout)
 		}
 		var got []string
 		for k := range m {
@@ -62,9 +65,9 @@ func TestRunJSON(t *testing.T) {
 	}
 
 	t.Run("success", func(t *testing.T) {
-		r := f.cli(t, "run", "--json", "--servers", "test", "-c", "print(await mcp_test.add(a=2, b=3))")
-		if r.code != 0 {
-			t.Fatalf("exit status %d, want 0", r.code)
+		r := f.CLI(t, "run", "--json", "--servers", "test", "-c", "print(await mcp_test.add(a=2, b=3))")
+		if r.Code != 0 {
+			t.Fatalf("exit status %d, want 0", r.Code)
 		}
 		m := decode(t, r)
 		if m["stdout"] != "{'sum': 5}\n" || m["error"] != nil || m["truncated"] != false || m["stopped"] != false || m["calls"] != 1.0 {
@@ -78,9 +81,9 @@ func TestRunJSON(t *testing.T) {
 		}
 	})
 	t.Run("failure", func(t *testing.T) {
-		r := f.cli(t, "run", "--json", "-c", "raise KeyError('k')")
-		if r.code != 1 {
-			t.Fatalf("exit status %d, want 1", r.code)
+		r := f.CLI(t, "run", "--json", "-c", "raise KeyError('k')")
+		if r.Code != 1 {
+			t.Fatalf("exit status %d, want 1", r.Code)
 		}
 		m := decode(t, r)
 		if e, _ := m["error"].(string); !strings.Contains(e, "KeyError") {
@@ -93,98 +96,98 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestRunProgramSources(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	file := filepath.Join(f.dir, "prog.py")
-	f.write(t, file, "import sys\nprint('from file', sys.version_info[0])\n")
-	r := f.cli(t, "run", file)
-	if r.code != 0 || r.stdout != "from file 3\n" {
-		t.Errorf("FILE: exit %d stdout %q, want 0 and %q", r.code, r.stdout, "from file 3\n")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	file := filepath.Join(f.Dir, "prog.py")
+	f.Write(t, file, "import sys\nprint('from file', sys.version_info[0])\n")
+	r := f.CLI(t, "run", file)
+	if r.Code != 0 || r.Stdout != "from file 3\n" {
+		t.Errorf("FILE: exit %d stdout %q, want 0 and %q", r.Code, r.Stdout, "from file 3\n")
 	}
-	r = f.run(t, "print('from stdin')\nprint(6*7)\n", nil, "run", "--config", f.config, "-")
-	if r.code != 0 || r.stdout != "from stdin\n42\n" {
-		t.Errorf("stdin: exit %d stdout %q, want 0 and %q", r.code, r.stdout, "from stdin\n42\n")
+	r = f.Run(t, "print('from stdin')\nprint(6*7)\n", nil, "run", "--config", f.Config, "-")
+	if r.Code != 0 || r.Stdout != "from stdin\n42\n" {
+		t.Errorf("stdin: exit %d stdout %q, want 0 and %q", r.Code, r.Stdout, "from stdin\n42\n")
 	}
-	r = f.cli(t, "run", filepath.Join(f.dir, "missing.py"))
-	if r.code != 1 || !strings.Contains(r.stderr, "missing.py") {
-		t.Errorf("missing FILE: exit %d stderr %q, want 1 and a message naming the file", r.code, r.stderr)
+	r = f.CLI(t, "run", filepath.Join(f.Dir, "missing.py"))
+	if r.Code != 1 || !strings.Contains(r.Stderr, "missing.py") {
+		t.Errorf("missing FILE: exit %d stderr %q, want 1 and a message naming the file", r.Code, r.Stderr)
 	}
 }
 
 func TestRunCallsServer(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	r := f.cli(t, "run", "--servers", "test", "-c", "print(await mcp_test.add(a=2, b=3))")
-	if r.code != 0 || r.stdout != "{'sum': 5}\n" {
-		t.Fatalf("exit %d stdout %q, want 0 and %q", r.code, r.stdout, "{'sum': 5}\n")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "run", "--servers", "test", "-c", "print(await mcp_test.add(a=2, b=3))")
+	if r.Code != 0 || r.Stdout != "{'sum': 5}\n" {
+		t.Fatalf("exit %d stdout %q, want 0 and %q", r.Code, r.Stdout, "{'sum': 5}\n")
 	}
-	calls := serverCalls(t, f.log)
+	calls := clitest.ServerCalls(t, f.Log)
 	if len(calls) != 1 || calls[0].Tool != "add" || string(calls[0].Args) != `{"a":2,"b":3}` {
 		t.Errorf("server saw %+v, want one add {a:2,b:3}", calls)
 	}
 	// Servers not named in --servers are not started and not importable.
-	r = f.cli(t, "run", "-c", "print('mcp_test' in globals())")
-	if r.code != 0 || r.stdout != "False\n" {
-		t.Errorf("without --servers: exit %d stdout %q, want mcp_test absent", r.code, r.stdout)
+	r = f.CLI(t, "run", "-c", "print('mcp_test' in globals())")
+	if r.Code != 0 || r.Stdout != "False\n" {
+		t.Errorf("without --servers: exit %d stdout %q, want mcp_test absent", r.Code, r.Stdout)
 	}
 }
 
 // Needs no engine: names are resolved before a sandbox starts.
 func TestRunUnknownServer(t *testing.T) {
-	f := newFixture(t, "")
-	r := f.cli(t, "run", "--servers", "nope", "-c", "print(1)")
-	if r.code != 1 {
-		t.Fatalf("exit status %d, want 1", r.code)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "run", "--servers", "nope", "-c", "print(1)")
+	if r.Code != 1 {
+		t.Fatalf("exit status %d, want 1", r.Code)
 	}
-	if !strings.Contains(r.stderr, "nope") || !strings.Contains(r.stderr, "test") {
-		t.Errorf("stderr %q should name nope and list the configured server test", r.stderr)
+	if !strings.Contains(r.Stderr, "nope") || !strings.Contains(r.Stderr, "test") {
+		t.Errorf("stderr %q should name nope and list the configured server test", r.Stderr)
 	}
-	if r.stdout != "" {
-		t.Errorf("stdout %q, want nothing", r.stdout)
+	if r.Stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.Stdout)
 	}
 }
 
 func TestRunMaxCalls(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	code := "print(await mcp_test.add(a=1, b=1))\nprint(await mcp_test.add(a=2, b=2))"
-	r := f.cli(t, "run", "--servers", "test", "--max-calls", "1", "-c", code)
-	if r.code != 1 {
-		t.Fatalf("exit status %d, want 1", r.code)
+	r := f.CLI(t, "run", "--servers", "test", "--max-calls", "1", "-c", code)
+	if r.Code != 1 {
+		t.Fatalf("exit status %d, want 1", r.Code)
 	}
-	if r.stdout != "{'sum': 2}\n" {
-		t.Errorf("stdout %q, want only the first call's result", r.stdout)
+	if r.Stdout != "{'sum': 2}\n" {
+		t.Errorf("stdout %q, want only the first call's result", r.Stdout)
 	}
-	if !strings.HasPrefix(lastLine(r.stderr), "ToolError") {
-		t.Errorf("last line of stderr %q, want a ToolError", lastLine(r.stderr))
+	if !strings.HasPrefix(lastLine(r.Stderr), "ToolError") {
+		t.Errorf("last line of stderr %q, want a ToolError", lastLine(r.Stderr))
 	}
-	if got := toolsCalled(serverCalls(t, f.log)); len(got) != 1 {
+	if got := calllog.Tools(clitest.ServerCalls(t, f.Log)); len(got) != 1 {
 		t.Errorf("server saw %v, want exactly one call", got)
 	}
 }
 
 func TestRunTimeout(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	r := f.cli(t, "run", "--timeout", "2", "-c", "while True: pass")
-	if r.code != 1 {
-		t.Fatalf("exit status %d, want 1", r.code)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "run", "--timeout", "2", "-c", "while True: pass")
+	if r.Code != 1 {
+		t.Fatalf("exit status %d, want 1", r.Code)
 	}
-	if r.took > 10*time.Second {
-		t.Errorf("took %v, want the run stopped at about 2s", r.took)
+	if r.Took > 10*time.Second {
+		t.Errorf("took %v, want the run stopped at about 2s", r.Took)
 	}
-	if r.took < 2*time.Second {
-		t.Errorf("took %v, before the 2s timeout", r.took)
+	if r.Took < 2*time.Second {
+		t.Errorf("took %v, before the 2s timeout", r.Took)
 	}
-	if !strings.Contains(r.stderr, "deadline") {
-		t.Errorf("stderr %q should say the deadline stopped the run", r.stderr)
+	if !strings.Contains(r.Stderr, "deadline") {
+		t.Errorf("stderr %q should say the deadline stopped the run", r.Stderr)
 	}
 }
 
 // The deadline from the flag and from the environment: each run sleeps past
 // it and reports the deadline that stopped it.
 func TestRunDeadlineSources(t *testing.T) {
-	needDocker(t)
+	clitest.NeedEngine(t)
 	cases := []struct {
 		name string
 		env  []string
@@ -200,18 +203,18 @@ func TestRunDeadlineSources(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixture(t, "")
-			args := append([]string{"run", "--config", f.config, "--json"}, tc.args...)
-			r := f.run(t, "", tc.env, append(args, "-c", "import time\ntime.sleep(60)")...)
+			f := clitest.NewFixture(t, "")
+			args := append([]string{"run", "--config", f.Config, "--json"}, tc.args...)
+			r := f.Run(t, "", tc.env, append(args, "-c", "import time\ntime.sleep(60)")...)
 			var m struct {
 				Error   *string `json:"error"`
 				Stopped bool    `json:"stopped"`
 			}
-			if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
-				t.Fatalf("exit %d, output not JSON: %v", r.code, err)
+			if err := json.Unmarshal([]byte(r.Stdout), &m); err != nil {
+				t.Fatalf("exit %d, output not JSON: %v", r.Code, err)
 			}
-			if r.code != 1 || m.Error == nil || !strings.Contains(*m.Error, tc.want) || !m.Stopped {
-				t.Errorf("exit %d error %v stopped %v; want 1, %q, stopped", r.code, deref(m.Error), m.Stopped, tc.want)
+			if r.Code != 1 || m.Error == nil || !strings.Contains(*m.Error, tc.want) || !m.Stopped {
+				t.Errorf("exit %d error %v stopped %v; want 1, %q, stopped", r.Code, deref(m.Error), m.Stopped, tc.want)
 			}
 		})
 	}
@@ -238,7 +241,7 @@ print(ok)`
 // PRODUCT.md: "Flags override the config file, which overrides environment
 // variables MCP_CODE_MODE_*, which override defaults."
 func TestConfigPrecedence(t *testing.T) {
-	needDocker(t)
+	clitest.NeedEngine(t)
 	cases := []struct {
 		name string
 		file string // TOML added to the config
@@ -256,13 +259,13 @@ func TestConfigPrecedence(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixture(t, tc.file)
-			args := append([]string{"run", "--config", f.config, "--servers", "test"}, tc.args...)
-			r := f.run(t, "", tc.env, append(args, "-c", maxCallsProgram)...)
-			if r.code != 0 {
-				t.Fatalf("exit status %d, want 0", r.code)
+			f := clitest.NewFixture(t, tc.file)
+			args := append([]string{"run", "--config", f.Config, "--servers", "test"}, tc.args...)
+			r := f.Run(t, "", tc.env, append(args, "-c", maxCallsProgram)...)
+			if r.Code != 0 {
+				t.Fatalf("exit status %d, want 0", r.Code)
 			}
-			got := strings.TrimSpace(r.stdout)
+			got := strings.TrimSpace(r.Stdout)
 			if got != tc.want {
 				t.Errorf("effective max_calls %s, want %s", got, tc.want)
 			}
@@ -272,28 +275,28 @@ func TestConfigPrecedence(t *testing.T) {
 
 // A deadline written as a bare number is not silently nanoseconds.
 func TestConfigDeadlineUnits(t *testing.T) {
-	needDocker(t)
+	clitest.NeedEngine(t)
 	t.Run("file", func(t *testing.T) {
-		f := newFixture(t, "[limits]\ndeadline = 30\n")
-		r := f.cli(t, "run", "-c", "print('ok')")
+		f := clitest.NewFixture(t, "[limits]\ndeadline = 30\n")
+		r := f.CLI(t, "run", "-c", "print('ok')")
 		// Either it means 30 seconds, or it is refused with a message about
 		// the deadline; a 30ns deadline reported as an unreachable engine is
 		// neither.
-		if r.code != 0 || r.stdout != "ok\n" {
-			t.Fatalf("`deadline = 30` (seconds): exit %d, %q", r.code, strings.TrimSpace(r.stderr))
+		if r.Code != 0 || r.Stdout != "ok\n" {
+			t.Fatalf("`deadline = 30` (seconds): exit %d, %q", r.Code, strings.TrimSpace(r.Stderr))
 		}
 	})
 	t.Run("flag", func(t *testing.T) {
-		f := newFixture(t, "")
-		r := f.cli(t, "run", "--deadline", "30", "-c", "print('ok')")
-		if r.code != 0 || r.stdout != "ok\n" {
-			t.Fatalf("--deadline 30 (seconds): exit %d, %q", r.code, firstLineOf(r.stderr))
+		f := clitest.NewFixture(t, "")
+		r := f.CLI(t, "run", "--deadline", "30", "-c", "print('ok')")
+		if r.Code != 0 || r.Stdout != "ok\n" {
+			t.Fatalf("--deadline 30 (seconds): exit %d, %q", r.Code, firstLineOf(r.Stderr))
 		}
 	})
 }
 
 func TestRunUsageErrors(t *testing.T) {
-	f := newFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	cases := []struct {
 		name string
 		args []string
@@ -309,34 +312,34 @@ func TestRunUsageErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := f.run(t, "", nil, tc.args...)
-			if r.code != 2 {
-				t.Errorf("exit status %d, want 2", r.code)
+			r := f.Run(t, "", nil, tc.args...)
+			if r.Code != 2 {
+				t.Errorf("exit status %d, want 2", r.Code)
 			}
-			if !strings.Contains(strings.ToLower(r.stderr), "usage") && !strings.Contains(r.stderr, "Commands:") {
-				t.Errorf("stderr %q should show the usage", r.stderr)
+			if !strings.Contains(strings.ToLower(r.Stderr), "usage") && !strings.Contains(r.Stderr, "Commands:") {
+				t.Errorf("stderr %q should show the usage", r.Stderr)
 			}
-			if r.stdout != "" {
-				t.Errorf("stdout %q, want nothing", r.stdout)
+			if r.Stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.Stdout)
 			}
 		})
 	}
 	t.Run("unknown command names it and lists commands", func(t *testing.T) {
-		r := f.run(t, "", nil, "frobnicate")
+		r := f.Run(t, "", nil, "frobnicate")
 		for _, s := range []string{`"frobnicate"`, "serve", "run", "servers", "tools", "search", "version"} {
-			if !strings.Contains(r.stderr, s) {
-				t.Errorf("stderr lacks %s: %q", s, r.stderr)
+			if !strings.Contains(r.Stderr, s) {
+				t.Errorf("stderr lacks %s: %q", s, r.Stderr)
 			}
 		}
 	})
 	t.Run("help", func(t *testing.T) {
-		r := f.run(t, "", nil, "--help")
-		if r.code != 0 || !strings.Contains(r.stdout, "serve") {
-			t.Errorf("--help: exit %d stdout %q, want 0 and the usage", r.code, r.stdout)
+		r := f.Run(t, "", nil, "--help")
+		if r.Code != 0 || !strings.Contains(r.Stdout, "serve") {
+			t.Errorf("--help: exit %d stdout %q, want 0 and the usage", r.Code, r.Stdout)
 		}
-		r = f.run(t, "", nil, "run", "-h")
-		if r.code != 0 || !strings.Contains(r.stderr, "-servers") {
-			t.Errorf("run -h: exit %d stderr %q, want 0 and the flags", r.code, r.stderr)
+		r = f.Run(t, "", nil, "run", "-h")
+		if r.Code != 0 || !strings.Contains(r.Stderr, "-servers") {
+			t.Errorf("run -h: exit %d stderr %q, want 0 and the flags", r.Code, r.Stderr)
 		}
 	})
 }
@@ -353,15 +356,15 @@ deny = ["crash"]
 `
 
 func TestServers(t *testing.T) {
-	f := newFixture(t, moreServers)
+	f := clitest.NewFixture(t, moreServers)
 	t.Run("text", func(t *testing.T) {
-		r := f.cli(t, "servers")
-		if r.code != 0 {
-			t.Fatalf("exit status %d, want 0", r.code)
+		r := f.CLI(t, "servers")
+		if r.Code != 0 {
+			t.Fatalf("exit status %d, want 0", r.Code)
 		}
-		lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+		lines := strings.Split(strings.TrimRight(r.Stdout, "\n"), "\n")
 		if len(lines) != 4 || !strings.HasPrefix(lines[0], "NAME") {
-			t.Fatalf("want a header and 3 rows, got %q", r.stdout)
+			t.Fatalf("want a header and 3 rows, got %q", r.Stdout)
 		}
 		row := func(name string) []string {
 			for _, l := range lines[1:] {
@@ -369,11 +372,11 @@ func TestServers(t *testing.T) {
 					return fs
 				}
 			}
-			t.Fatalf("no row for %s in %q", name, r.stdout)
+			t.Fatalf("no row for %s in %q", name, r.Stdout)
 			return nil
 		}
 		test := strings.Join(row("test"), " ")
-		for _, s := range []string{"test test stdio yes", f.config + "#servers.test"} {
+		for _, s := range []string{"test test stdio yes", f.Config + "#servers.test"} {
 			if !strings.Contains(test, s) {
 				t.Errorf("row %q lacks %q", test, s)
 			}
@@ -386,9 +389,9 @@ func TestServers(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		r := f.cli(t, "servers", "--json")
-		if r.code != 0 {
-			t.Fatalf("exit status %d, want 0", r.code)
+		r := f.CLI(t, "servers", "--json")
+		if r.Code != 0 {
+			t.Fatalf("exit status %d, want 0", r.Code)
 		}
 		var out struct {
 			Servers []struct {
@@ -398,8 +401,8 @@ func TestServers(t *testing.T) {
 			}
 			Problems []any
 		}
-		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-			t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+		if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, r.Stdout)
 		}
 		if out.Problems == nil || len(out.Problems) != 0 {
 			t.Fatalf("want an empty problems list, got %v", out.Problems)
@@ -413,7 +416,7 @@ func TestServers(t *testing.T) {
 			byName[s.Name] = i
 		}
 		s := list[byName["test"]]
-		if s.Alias != "test" || s.Module != "mcp_test" || s.Transport != "stdio" || !s.Enabled || s.Description != "test tools" || !strings.HasPrefix(s.Source, f.config) {
+		if s.Alias != "test" || s.Module != "mcp_test" || s.Transport != "stdio" || !s.Enabled || s.Description != "test tools" || !strings.HasPrefix(s.Source, f.Config) {
 			t.Errorf("test server: %+v", s)
 		}
 		if s := list[byName["off"]]; s.Enabled {
@@ -424,56 +427,56 @@ func TestServers(t *testing.T) {
 		}
 	})
 	t.Run("bad config", func(t *testing.T) {
-		bad := filepath.Join(f.dir, "bad.toml")
-		f.write(t, bad, "[servers.x]\nurl = 3\ntype = \"carrier-pigeon\"\n")
-		r := f.run(t, "", nil, "servers", "--config", bad)
-		if r.code != 1 || !strings.Contains(r.stderr, "carrier-pigeon") {
-			t.Errorf("exit %d stderr %q: want 1 and the bad type named", r.code, r.stderr)
+		bad := filepath.Join(f.Dir, "bad.toml")
+		f.Write(t, bad, "[servers.x]\nurl = 3\ntype = \"carrier-pigeon\"\n")
+		r := f.Run(t, "", nil, "servers", "--config", bad)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "carrier-pigeon") {
+			t.Errorf("exit %d stderr %q: want 1 and the bad type named", r.Code, r.Stderr)
 		}
-		r = f.run(t, "", nil, "servers", "--config", filepath.Join(f.dir, "absent.toml"))
-		if r.code != 1 || !strings.Contains(r.stderr, "absent.toml") {
-			t.Errorf("exit %d stderr %q: want 1 and the missing file named", r.code, r.stderr)
+		r = f.Run(t, "", nil, "servers", "--config", filepath.Join(f.Dir, "absent.toml"))
+		if r.Code != 1 || !strings.Contains(r.Stderr, "absent.toml") {
+			t.Errorf("exit %d stderr %q: want 1 and the missing file named", r.Code, r.Stderr)
 		}
 	})
 	t.Run("default config file", func(t *testing.T) {
 		// Without --config, $XDG_CONFIG_HOME/mcp-code-mode/config.toml is read.
-		dir := filepath.Join(f.home, ".config", "mcp-code-mode")
+		dir := filepath.Join(f.Home, ".config", "mcp-code-mode")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		f.write(t, filepath.Join(dir, "config.toml"), "[servers.fromxdg]\ncommand = \"/bin/true\"\n")
+		f.Write(t, filepath.Join(dir, "config.toml"), "[servers.fromxdg]\ncommand = \"/bin/true\"\n")
 		defer os.RemoveAll(dir)
-		r := f.run(t, "", nil, "servers")
-		if r.code != 0 || !strings.Contains(r.stdout, "fromxdg") {
-			t.Errorf("exit %d stdout %q: want the server of the default config file", r.code, r.stdout)
+		r := f.Run(t, "", nil, "servers")
+		if r.Code != 0 || !strings.Contains(r.Stdout, "fromxdg") {
+			t.Errorf("exit %d stdout %q: want the server of the default config file", r.Code, r.Stdout)
 		}
 	})
 }
 
 func TestTools(t *testing.T) {
-	f := newFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	t.Run("text", func(t *testing.T) {
-		r := f.cli(t, "tools", "test")
-		if r.code != 0 {
-			t.Fatalf("exit status %d, want 0", r.code)
+		r := f.CLI(t, "tools", "test")
+		if r.Code != 0 {
+			t.Fatalf("exit status %d, want 0", r.Code)
 		}
 		for _, s := range []string{"# test.add\n", "async def add(a: int, b: int)", "async def get_weather(", "async def echo(message: str"} {
-			if !strings.Contains(r.stdout, s) {
+			if !strings.Contains(r.Stdout, s) {
 				t.Errorf("stubs lack %q", s)
 			}
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		r := f.cli(t, "tools", "--json", "test")
-		if r.code != 0 {
-			t.Fatalf("exit status %d, want 0", r.code)
+		r := f.CLI(t, "tools", "--json", "test")
+		if r.Code != 0 {
+			t.Fatalf("exit status %d, want 0", r.Code)
 		}
 		var docs []struct {
 			Server, Tool, Py, Stub string
 			InputSchema            map[string]any `json:"input_schema"`
 		}
-		if err := json.Unmarshal([]byte(r.stdout), &docs); err != nil {
-			t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+		if err := json.Unmarshal([]byte(r.Stdout), &docs); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, r.Stdout)
 		}
 		var names []string
 		for _, d := range docs {
@@ -499,28 +502,28 @@ func TestTools(t *testing.T) {
 		}
 	})
 	t.Run("unknown server", func(t *testing.T) {
-		r := f.cli(t, "tools", "nope")
-		if r.code != 1 || !strings.Contains(r.stderr, "nope") {
-			t.Errorf("exit %d stderr %q: want 1 and nope named", r.code, r.stderr)
+		r := f.CLI(t, "tools", "nope")
+		if r.Code != 1 || !strings.Contains(r.Stderr, "nope") {
+			t.Errorf("exit %d stderr %q: want 1 and nope named", r.Code, r.Stderr)
 		}
 	})
 }
 
 func TestSearch(t *testing.T) {
-	f := newFixture(t, "")
-	r := f.cli(t, "search", "add")
-	if r.code != 0 {
-		t.Fatalf("exit status %d, want 0", r.code)
+	f := clitest.NewFixture(t, "")
+	r := f.CLI(t, "search", "add")
+	if r.Code != 0 {
+		t.Fatalf("exit status %d, want 0", r.Code)
 	}
-	if !strings.HasPrefix(r.stdout, "test.add\t") {
-		t.Errorf("first result of %q, want test.add", r.stdout)
+	if !strings.HasPrefix(r.Stdout, "test.add\t") {
+		t.Errorf("first result of %q, want test.add", r.Stdout)
 	}
-	r = f.cli(t, "search", "--json", "--limit", "2", "weather")
+	r = f.CLI(t, "search", "--json", "--limit", "2", "weather")
 	var docs []struct {
 		Server, Tool, Call string
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &docs); err != nil {
-		t.Fatalf("exit %d, not JSON: %v\n%s", r.code, err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &docs); err != nil {
+		t.Fatalf("exit %d, not JSON: %v\n%s", r.Code, err, r.Stdout)
 	}
 	if len(docs) == 0 || len(docs) > 2 || docs[0].Tool != "get-weather" || docs[0].Call != "await mcp_test.get_weather(...)" {
 		t.Errorf("search weather --limit 2: %+v", docs)
@@ -528,9 +531,9 @@ func TestSearch(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	f := newFixture(t, "")
-	r := f.run(t, "", nil, "version")
-	if r.code != 0 || !regexp.MustCompile(`^mcp-code-mode v?\d+\.\d+\.\d+\S* `).MatchString(r.stdout) {
-		t.Errorf("exit %d stdout %q, want 0 and a version", r.code, r.stdout)
+	f := clitest.NewFixture(t, "")
+	r := f.Run(t, "", nil, "version")
+	if r.Code != 0 || !regexp.MustCompile(`^mcp-code-mode v?\d+\.\d+\.\d+\S* `).MatchString(r.Stdout) {
+		t.Errorf("exit %d stdout %q, want 0 and a version", r.Code, r.Stdout)
 	}
 }

@@ -8,33 +8,35 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // Servers configured for MCP clients in a (fake) HOME and project are
 // found, a broken client file is reported without stopping the others, and
 // the program's own config can exclude them or turn discovery off.
 func TestDiscoveredServers(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	claude := filepath.Join(f.home, ".config", "Claude", "claude_desktop_config.json")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	claude := filepath.Join(f.Home, ".config", "Claude", "claude_desktop_config.json")
 	if err := os.MkdirAll(filepath.Dir(claude), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f.write(t, claude, fmt.Sprintf(`{"mcpServers": {
+	f.Write(t, claude, fmt.Sprintf(`{"mcpServers": {
   "desk": {"command": %q, "args": ["-name", "desk"]},
   "myself": {"command": "mcp-code-mode", "args": ["serve"]}
-}}`, f.server))
-	if err := os.MkdirAll(filepath.Join(f.home, ".cursor"), 0o755); err != nil {
+}}`, f.Server))
+	if err := os.MkdirAll(filepath.Join(f.Home, ".cursor"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f.write(t, filepath.Join(f.home, ".cursor", "mcp.json"), "{\n  \"mcpServers\": {\n    \"x\": {\"command\": \"y\",,}\n}")
-	f.write(t, filepath.Join(f.dir, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q, "args": ["-name", "proj"]}}}`, f.server))
+	f.Write(t, filepath.Join(f.Home, ".cursor", "mcp.json"), "{\n  \"mcpServers\": {\n    \"x\": {\"command\": \"y\",,}\n}")
+	f.Write(t, filepath.Join(f.Dir, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {"proj": {"command": %q, "args": ["-name", "proj"]}}}`, f.Server))
 
 	list := func(extra ...string) ([]string, []map[string]any) {
 		t.Helper()
-		r := f.cli(t, "servers", append([]string{"--json"}, extra...)...)
-		if r.code != 0 {
-			t.Fatalf("servers: exit %d: %s", r.code, r.stderr)
+		r := f.CLI(t, "servers", append([]string{"--json"}, extra...)...)
+		if r.Code != 0 {
+			t.Fatalf("servers: exit %d: %s", r.Code, r.Stderr)
 		}
 		var out struct {
 			Servers []struct {
@@ -42,7 +44,7 @@ func TestDiscoveredServers(t *testing.T) {
 			}
 			Problems []map[string]any
 		}
-		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
 			t.Fatal(err)
 		}
 		var names []string
@@ -68,14 +70,14 @@ func TestDiscoveredServers(t *testing.T) {
 	if !cursorBroken || !selfSkipped {
 		t.Fatalf("problems %v: want the broken Cursor file (with its line) and the skipped self-reference", problems)
 	}
-	r := f.cli(t, "run", "--servers", "desk", "-c", "print(await mcp_desk.add(a=20, b=22))")
-	if r.code != 0 || r.stdout != "{'sum': 42}\n" {
-		t.Fatalf("run with a discovered server: exit %d %q %q", r.code, r.stdout, r.stderr)
+	r := f.CLI(t, "run", "--servers", "desk", "-c", "print(await mcp_desk.add(a=20, b=22))")
+	if r.Code != 0 || r.Stdout != "{'sum': 42}\n" {
+		t.Fatalf("run with a discovered server: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
 	}
 	if names, _ := list("--no-discovery"); !slices.Equal(names, []string{"test"}) {
 		t.Fatalf("--no-discovery: %v", names)
 	}
-	f.write(t, f.config, fmt.Sprintf("[servers.test]\ncommand = %q\n[servers.desk]\ndeny = [\"add\"]\n[discovery]\nexclude = [\"proj\"]\nskip = [\"cursor\"]\n", f.server))
+	f.Write(t, f.Config, fmt.Sprintf("[servers.test]\ncommand = %q\n[servers.desk]\ndeny = [\"add\"]\n[discovery]\nexclude = [\"proj\"]\nskip = [\"cursor\"]\n", f.Server))
 	names, problems = list()
 	if !slices.Equal(names, []string{"desk", "test"}) {
 		t.Fatalf("with exclude: %v", names)

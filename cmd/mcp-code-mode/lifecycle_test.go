@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // waitContainer waits until the mcp-code-mode process pid has a sandbox
@@ -19,7 +20,7 @@ func waitContainer(t *testing.T, pid int) {
 	host, _ := os.Hostname()
 	owner := host + "/" + strconv.Itoa(pid)
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if ids, err := engine.Containers(context.Background(), owner); err == nil && len(ids) > 0 {
+		if ids, err := clitest.NeedEngine(t).Containers(context.Background(), owner); err == nil && len(ids) > 0 {
 			time.Sleep(300 * time.Millisecond) // let the program start
 			return
 		}
@@ -32,24 +33,24 @@ const sleeper = "print(await mcp_test.add(a=1, b=2), flush=True)\nimport time\nt
 // SIGTERM (or Ctrl-C) during `run` stops the run, removes its container and
 // stops the servers it started.
 func TestRunInterrupted(t *testing.T) {
-	needDocker(t)
+	clitest.NeedEngine(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			f := newFixture(t, "")
-			p := f.start(t, nil, nil, "run", "--config", f.config, "--servers", "test", "-c", sleeper)
-			waitContainer(t, p.cmd.Process.Pid)
+			f := clitest.NewFixture(t, "")
+			p := f.Start(t, nil, nil, "run", "--config", f.Config, "--servers", "test", "-c", sleeper)
+			waitContainer(t, p.Cmd.Process.Pid)
 			began := time.Now()
-			_ = p.cmd.Process.Signal(sig)
-			code := p.wait(t, 10*time.Second)
-			t.Logf("exit %d after %v; stderr %q", code, time.Since(began), p.stderr.String())
-			if code != 1 || !strings.Contains(p.stderr.String(), "cancel") {
-				t.Errorf("exit %d stderr %q: want 1 and a message that the run was cancelled", code, p.stderr.String())
+			_ = p.Cmd.Process.Signal(sig)
+			code := p.Wait(t, 10*time.Second)
+			t.Logf("exit %d after %v; stderr %q", code, time.Since(began), p.Stderr.String())
+			if code != 1 || !strings.Contains(p.Stderr.String(), "cancel") {
+				t.Errorf("exit %d stderr %q: want 1 and a message that the run was cancelled", code, p.Stderr.String())
 			}
 			if took := time.Since(began); took > 5*time.Second {
 				t.Errorf("run took %v to stop after %v", took, sig)
 			}
-			expectNoContainers(t, p.cmd.Process.Pid)
-			f.expectNoServers(t)
+			clitest.ExpectNoContainers(t, p.Cmd.Process.Pid)
+			f.ExpectNoServers(t)
 		})
 	}
 }
@@ -57,9 +58,9 @@ func TestRunInterrupted(t *testing.T) {
 // A client that goes away during a run: serve ends promptly and leaves
 // neither the sandbox nor the wrapped server behind.
 func TestServeStdioClientGoneDuringRun(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	c, cmd, stderr := f.stdioServe(t, "serve", "--config", f.config)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	c, cmd, stderr := f.StdioServe(t, "serve", "--config", f.Config)
 	go func() {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "run_python"
@@ -77,39 +78,39 @@ func TestServeStdioClientGoneDuringRun(t *testing.T) {
 	if st := cmd.ProcessState; st == nil || st.ExitCode() < 0 {
 		t.Errorf("serve was killed (%v), want it to exit by itself", st)
 	}
-	expectNoContainers(t, cmd.Process.Pid)
-	f.expectNoServers(t)
+	clitest.ExpectNoContainers(t, cmd.Process.Pid)
+	f.ExpectNoServers(t)
 }
 
 // SIGTERM to `serve --http` during a run: it exits within a few seconds,
 // removing the sandbox and stopping the wrapped server.
 func TestServeHTTPShutdownDuringRun(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	p, url := f.httpServe(t, nil, "serve", "--config", f.config, "--http", "127.0.0.1:PORT")
-	c := httpClient(t, url, nil)
-	initialize(t, c)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
+	c := clitest.HTTPClient(t, url, nil)
+	clitest.Initialize(t, c)
 	go func() {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "run_python"
 		req.Params.Arguments = map[string]any{"code": sleeper, "servers": []string{"test"}}
 		_, _ = c.CallTool(context.Background(), req)
 	}()
-	waitContainer(t, p.cmd.Process.Pid)
+	waitContainer(t, p.Cmd.Process.Pid)
 	began := time.Now()
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	code := p.wait(t, 20*time.Second)
+	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
+	code := p.Wait(t, 20*time.Second)
 	took := time.Since(began)
-	t.Logf("serve --http exited %d after %v; stderr %q", code, took, p.stderr.String())
-	f.expectNoServers(t)
-	if left := containersOf(t, p.cmd.Process.Pid); code != 0 || took > 7*time.Second || len(left) > 0 {
+	t.Logf("serve --http exited %d after %v; stderr %q", code, took, p.Stderr.String())
+	f.ExpectNoServers(t)
+	if left := containersOf(t, p.Cmd.Process.Pid); code != 0 || took > 7*time.Second || len(left) > 0 {
 		// Remove what the dead process left behind (its owner is gone, so
 		// it is an orphan for Sweep), so the suite stays clean.
-		if n, err := engine.Sweep(context.Background(), 0); err != nil || n < len(left) {
+		if n, err := clitest.NeedEngine(t).Sweep(context.Background(), 0); err != nil || n < len(left) {
 			t.Errorf("sweep of leftover sandboxes: removed %d of %d: %v", n, len(left), err)
 		}
 		t.Fatalf("SIGTERM to `serve --http` during a run: exit %d after %v (%q), %d sandbox container(s) left running",
-			code, took.Round(time.Millisecond), strings.TrimSpace(lastLine(p.stderr.String())), len(left))
+			code, took.Round(time.Millisecond), strings.TrimSpace(lastLine(p.Stderr.String())), len(left))
 	}
 }
 
@@ -122,7 +123,7 @@ func containersOf(t *testing.T, pid int) []string {
 	var ids []string
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		var err error
-		if ids, err = engine.Containers(context.Background(), owner); err != nil {
+		if ids, err = clitest.NeedEngine(t).Containers(context.Background(), owner); err != nil {
 			t.Fatal(err)
 		}
 		if len(ids) == 0 {
@@ -135,9 +136,9 @@ func containersOf(t *testing.T, pid int) []string {
 // SIGTERM to stdio `serve` during a run: the run is cancelled, and serve
 // exits leaving nothing behind.
 func TestServeStdioSignalDuringRun(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	c, cmd, stderr := f.stdioServe(t, "serve", "--config", f.config)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	c, cmd, stderr := f.StdioServe(t, "serve", "--config", f.Config)
 	answered := make(chan string, 1)
 	go func() {
 		req := mcp.CallToolRequest{}
@@ -171,6 +172,6 @@ func TestServeStdioSignalDuringRun(t *testing.T) {
 	if took := time.Since(began); took > 5*time.Second {
 		t.Errorf("serve took %v to exit after SIGTERM", took)
 	}
-	expectNoContainers(t, cmd.Process.Pid)
-	f.expectNoServers(t)
+	clitest.ExpectNoContainers(t, cmd.Process.Pid)
+	f.ExpectNoServers(t)
 }

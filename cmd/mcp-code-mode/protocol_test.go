@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // A client that sends a progress token gets progress notifications: after
 // each call and every second, with increasing progress.
 func TestServeReportsProgress(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
-	c, _, _ := f.stdioServe(t, "serve", "--config", f.config)
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	c, _, _ := f.StdioServe(t, "serve", "--config", f.Config)
 	var mu sync.Mutex
 	var progress []float64
 	var messages []string
@@ -67,11 +68,11 @@ print("done")`, "servers": []string{"test"}}
 // notifications/cancelled for a running run_python kills its container at
 // once, and the server goes on serving.
 func TestServeCancelKillsTheRun(t *testing.T) {
-	needDocker(t)
-	f := newFixture(t, "")
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
 	// Without warm containers, the only container is the run's.
-	f.env = append(f.env, "MCP_CODE_MODE_LIMITS__WARM=0")
-	c, cmd, _ := f.stdioServe(t, "serve", "--config", f.config)
+	f.Env = append(f.Env, "MCP_CODE_MODE_LIMITS__WARM=0")
+	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
 	ctx, cancel := context.WithCancel(t.Context())
 	var req mcp.CallToolRequest
 	req.Params.Name = "run_python"
@@ -96,8 +97,8 @@ func TestServeCancelKillsTheRun(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Logf("the cancelled run's container was gone %v after the cancel", time.Since(began).Round(time.Millisecond))
-	r := runPython(t, c, map[string]any{"code": "print('still serving')"})
-	if r.isError || !strings.Contains(r.text, "still serving") {
+	r := clitest.RunPython(t, c, map[string]any{"code": "print('still serving')"})
+	if r.IsError || !strings.Contains(r.Text, "still serving") {
 		t.Fatalf("after a cancel: %+v", r)
 	}
 }

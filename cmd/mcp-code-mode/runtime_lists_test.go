@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // The runtime helpers that return lists return a list when it is empty,
@@ -14,35 +16,35 @@ import (
 // `for t in (await runtime.describe_server(s))["tools"]: ...` raise
 // TypeError.
 func TestRuntimeHelpersReturnEmptyLists(t *testing.T) {
-	needDocker(t)
+	clitest.NeedEngine(t)
 	// Server "empty" is the test server with every tool denied.
-	f := newFixture(t, fmt.Sprintf(`
+	f := clitest.NewFixture(t, fmt.Sprintf(`
 [servers.empty]
 command = %q
 args = ["-name", "empty"]
 deny = ["*"]
-`, serverBin))
+`, clitest.TestServer()))
 	code := `import json
 d = await runtime.describe_server("empty")
 print(json.dumps({"describe_server": d["tools"], "query_tool_docs": await runtime.query_tool_docs("empty")}))`
-	r := f.cli(t, "run", "--no-discovery", "--servers", "empty", "-c", code)
-	if r.code != 0 {
-		t.Fatalf("run: exit %d, stderr %s", r.code, r.stderr)
+	r := f.CLI(t, "run", "--no-discovery", "--servers", "empty", "-c", code)
+	if r.Code != 0 {
+		t.Fatalf("run: exit %d, stderr %s", r.Code, r.Stderr)
 	}
 	got := map[string]any{}
-	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-		t.Fatalf("stdout %q: %v", r.stdout, err)
+	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
+		t.Fatalf("stdout %q: %v", r.Stdout, err)
 	}
 	// With no server configured at all.
-	empty := filepath.Join(f.dir, "empty.toml")
-	f.write(t, empty, "")
-	r = f.run(t, "", nil, "run", "--config", empty, "--no-discovery", "-c",
+	empty := filepath.Join(f.Dir, "empty.toml")
+	f.Write(t, empty, "")
+	r = f.Run(t, "", nil, "run", "--config", empty, "--no-discovery", "-c",
 		`import json; print(json.dumps({"discovered_servers": await runtime.discovered_servers(), "list_servers": runtime.list_servers_sync(), "search_tool_docs": await runtime.search_tool_docs("anything")}))`)
-	if r.code != 0 {
-		t.Fatalf("run: exit %d, stderr %s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("run: exit %d, stderr %s", r.Code, r.Stderr)
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-		t.Fatalf("stdout %q: %v", r.stdout, err)
+	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
+		t.Fatalf("stdout %q: %v", r.Stdout, err)
 	}
 
 	var none []string

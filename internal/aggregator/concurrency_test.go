@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
@@ -77,6 +78,7 @@ func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
 }
 
 func TestPooledRunsNeverShareAContainer(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	e := needEngine(t)
 	cfg := config.Default()
 	cfg.Runtime = testRuntime()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
@@ -51,7 +52,7 @@ func testMain(m *testing.M) int {
 			return 1
 		}
 	}
-	code := m.Run()
+	code := testenv.Run(m)
 	// Nothing may outlive the tests: no sandbox container, no server process.
 	if engine != nil {
 		ids, err := engine.Containers(ctx, sandbox.Owner())
@@ -81,10 +82,7 @@ func ensureImage(ctx context.Context, e *sandbox.Engine) error {
 func needEngine(t *testing.T) *sandbox.Engine {
 	t.Helper()
 	if engine == nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no container engine reachable under CI: %v", engineErr)
-		}
-		t.Skipf("no container engine reachable (start dockerd, or set DOCKER_HOST): %v", engineErr)
+		testenv.SkipOrFail(t, "no container engine reachable (start dockerd, or set DOCKER_HOST): %v", engineErr)
 	}
 	return engine
 }

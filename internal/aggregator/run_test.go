@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 func TestTwoServersFromOneProgram(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	math, mathLog := testServer(t, "math")
 	words, wordsLog := testServer(t, "word-tools")
@@ -71,6 +73,7 @@ func TestUnknownServerNamesAreListed(t *testing.T) {
 }
 
 func TestConcurrentCallsOverlapOnTheServer(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
@@ -98,6 +101,7 @@ print(len(r))
 }
 
 func TestAServerThatCrashesMidCallRaisesToolErrorAndIsRestartedForTheNextCall(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)

@@ -6,7 +6,6 @@ package aggregator
 
 import (
 	"context"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -15,9 +14,11 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 func TestNoSecretFromTheHostIsInside(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	const secret = "s3cr3t-host-value-6d1f"
 	t.Setenv("MCM_TEST_SECRET", secret)
@@ -49,6 +50,7 @@ print(os.path.exists("/var/run/docker.sock"), os.path.exists("/run/docker.sock")
 }
 
 func TestTheWrappedServerGetsOnlyTheEnvironmentItIsGiven(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	t.Setenv("MCM_TEST_SECRET", "not-for-servers")
 	t.Setenv("MCM_TEST_PASSED", "passed-on")
@@ -65,6 +67,7 @@ print(repr(await mcp_t.env(name="MCM_TEST_PASSED")))
 }
 
 func TestNeitherThisProgramNorAnMCPClientIsInTheImage(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
@@ -100,6 +103,7 @@ print("which:", [shutil.which(x) for x in ("node", "npx", "docker", "sh", "mcp-c
 }
 
 func TestThereIsNoNetwork(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
@@ -127,6 +131,7 @@ print(sorted(n for _, n in socket.if_nameindex()))
 }
 
 func TestTheFilesystemIsReadOnlyAndTmpCannotExecute(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
@@ -163,6 +168,7 @@ print("caps", [l for l in open("/proc/self/status") if l.startswith(("CapEff", "
 }
 
 func TestRunawayCodeEndsWithinTheDeadline(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	const deadline = 6 * time.Second
 	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = deadline })
@@ -209,6 +215,7 @@ while True:
 }
 
 func TestRunawayCodeIsStoppedAndTheNextRunStartsFresh(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = 4 * time.Second })
 	res := run(t, a, `
@@ -233,6 +240,7 @@ print(os.path.exists("/tmp/left-behind"), len([p for p in os.listdir("/proc") if
 }
 
 func TestOutputIsCapped(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
@@ -264,6 +272,7 @@ while True:
 }
 
 func TestPlainOutputCannotForgeAProtocolMessage(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
@@ -310,6 +319,7 @@ print("after")
 }
 
 func TestGarbageOnTheProtocolPipeEndsTheRunSafely(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
@@ -362,6 +372,7 @@ func (e entrypointEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbo
 }
 
 func TestUnknownToolsAreRefusedBeforeTheServerSeesThem(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
@@ -388,6 +399,7 @@ except ToolError as e:
 }
 
 func TestTheAllowlistKeepsOtherToolsOut(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	srv.Allow = []string{"add", "get-*"}
@@ -475,6 +487,7 @@ print(len(await mcp_t.echo(message="x" * 16000)))
 }
 
 func TestARunHasAFixedBudgetOfCalls(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 5 }, srv)
@@ -588,16 +601,14 @@ except ToolError as e:
 // With runtime = "runsc", the code runs on gVisor's kernel, not the host's:
 // a kernel exploit has gVisor to cross first.
 func TestWithGVisorTheCodeRunsOnGVisorsKernel(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
 	e := needEngine(t)
 	names, err := e.Runtimes(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(names, "runsc") {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the engine has no runsc runtime under CI (it has %v); .ci/engine.sh registers it", names)
-		}
-		t.Skipf("the engine has no runsc runtime (it has %v): install gVisor and register it (see README)", names)
+		testenv.SkipOrFail(t, "the engine has no runsc runtime (it has %v): install gVisor and register it (see README; .ci/engine.sh does)", names)
 	}
 	var host syscall.Utsname
 	if err := syscall.Uname(&host); err != nil {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // Captured from Debian 12 (bookworm) with LC_ALL=C:
@@ -220,18 +222,9 @@ func needApt(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"apt-cache", "apt-get", "dpkg-deb"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			skipOrFail(t, "not a Debian host (%s missing): %v", tool, err)
+			testenv.SkipOrFail(t, "not a Debian host (%s missing): %v", tool, err)
 		}
 	}
-}
-
-// skipOrFail skips the test, or fails it when CI=true.
-func skipOrFail(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format, args...)
 }
 
 func TestDebianUnknownPackage(t *testing.T) {

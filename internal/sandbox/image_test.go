@@ -22,6 +22,7 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // testImage is the tag the tests build; DefaultImage is only built (once)
@@ -96,7 +97,7 @@ func testEngine(t *testing.T) *Engine {
 	defer cancel()
 	e, err := New(ctx)
 	if err != nil {
-		skipOrFail(t, "no Docker engine reachable: %v", err)
+		testenv.SkipOrFail(t, "no Docker engine reachable: %v", err)
 	}
 	t.Cleanup(func() { e.Close() })
 	return e

@@ -1,7 +1,6 @@
-package main
+package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,11 +10,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // vscodeDir holds code-server (VS Code 1.100.3 for a browser), the browser
 // driver and the probe extension; testdata/vscode/install.sh installs them.
-const vscodeDir = "../../testdata/vscode"
+const vscodeDir = "../testdata/vscode"
 
 // TestVSCodeConnects is VS Code used as a new user would: the README's
 // .vscode/mcp.json entry (stdio) in a project, and an HTTP entry in the user
@@ -24,53 +26,49 @@ const vscodeDir = "../../testdata/vscode"
 // A probe extension stands in for the chat model: it calls each run_python
 // through vscode.lm.invokeTool, the path chat takes.
 func TestVSCodeConnects(t *testing.T) {
-	needDocker(t)
-	skip := t.Skipf
-	if os.Getenv("CI") == "true" {
-		skip = t.Fatalf
-	}
+	clitest.NeedEngine(t)
 	dir, err := filepath.Abs(vscodeDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".installed")); err != nil {
-		skip("code-server is not installed (run `make testdata-vscode`): %v", err)
+		testenv.SkipOrFail(t, "code-server is not installed (run `make testdata-vscode`): %v", err)
 	}
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
-		skip("chromium not found (Debian package chromium; .ci/vscode.sh installs it): %v", err)
+		testenv.SkipOrFail(t, "chromium not found (Debian package chromium; .ci/vscode.sh installs it): %v", err)
 	}
 
-	f := newFixture(t, "")
+	f := clitest.NewFixture(t, "")
 	// The HTTP entry gets its own server, so each answer shows which
 	// transport carried it.
-	httpConfig := filepath.Join(f.dir, "http.toml")
-	f.write(t, httpConfig, "[servers.viahttp]\ncommand = "+strconv.Quote(f.server)+
-		"\nargs = [\"-name\", \"viahttp\", \"-log\", "+strconv.Quote(f.log)+"]\n")
-	editorPort := strconv.Itoa(freePort(t))
+	httpConfig := filepath.Join(f.Dir, "http.toml")
+	f.Write(t, httpConfig, "[servers.viahttp]\ncommand = "+strconv.Quote(f.Server)+
+		"\nargs = [\"-name\", \"viahttp\", \"-log\", "+strconv.Quote(f.Log)+"]\n")
+	editorPort := strconv.Itoa(clitest.FreePort(t))
 	editor := "http://127.0.0.1:" + editorPort
 	// VS Code runs servers from the user settings in the browser (a web
 	// worker), so this one needs the editor's origin allowed for CORS.
-	_, mcpURL := f.httpServe(t, nil, "serve", "--no-discovery", "--config", httpConfig,
+	_, mcpURL := f.HTTPServe(t, nil, "serve", "--no-discovery", "--config", httpConfig,
 		"--http", "127.0.0.1:PORT", "--allow-origin", editor)
 
-	project := filepath.Join(f.dir, "project")
+	project := filepath.Join(f.Dir, "project")
 	writeJSONFile(t, filepath.Join(project, ".vscode", "mcp.json"), map[string]any{
 		"servers": map[string]any{
-			"code-mode": map[string]any{"type": "stdio", "command": binPath, "args": []string{"serve", "--no-discovery", "--config", f.config}},
+			"code-mode": map[string]any{"type": "stdio", "command": clitest.Bin(), "args": []string{"serve", "--no-discovery", "--config", f.Config}},
 		},
 	})
 	// VS Code checks each tool's inputSchema against the draft-07
 	// meta-schema, which it downloads; offline, it is given a local copy.
 	var metaSchema any
 	readJSONFile(t, filepath.Join(dir, "node_modules", "ajv", "dist", "refs", "json-schema-draft-07.json"), &metaSchema)
-	writeJSONFile(t, filepath.Join(f.home, ".local", "share", "code-server", "User", "settings.json"), map[string]any{
+	writeJSONFile(t, filepath.Join(f.Home, ".local", "share", "code-server", "User", "settings.json"), map[string]any{
 		"mcp": map[string]any{
 			"servers": map[string]any{"code-mode-http": map[string]any{"type": "http", "url": mcpURL}},
 		},
 		"json.schemas": []any{map[string]any{"url": "https://json-schema.org/draft-07/schema", "schema": metaSchema}},
 	})
-	extensions := filepath.Join(f.dir, "extensions")
+	extensions := filepath.Join(f.Dir, "extensions")
 	if err := os.MkdirAll(filepath.Join(extensions, "probe"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -79,24 +77,24 @@ func TestVSCodeConnects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.write(t, filepath.Join(extensions, "probe", name), string(b))
+		f.Write(t, filepath.Join(extensions, "probe", name), string(b))
 	}
-	probeRequest, probeOut := filepath.Join(f.dir, "probe-request.json"), filepath.Join(f.dir, "probe-out.jsonl")
+	probeRequest, probeOut := filepath.Join(f.Dir, "probe-request.json"), filepath.Join(f.Dir, "probe-out.jsonl")
 	writeJSONFile(t, probeRequest, []map[string]any{
 		{"id": "stdio", "match": "mcp_test", "input": map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}}},
 		{"id": "http", "match": "mcp_viahttp", "input": map[string]any{"code": "print(await mcp_viahttp.add(a=20, b=22))", "servers": []string{"viahttp"}}},
 	})
 
-	env := append(append([]string{}, f.env...), "PROBE_REQUEST="+probeRequest, "PROBE_OUT="+probeOut, "CHROMIUM="+chromium)
+	env := append(append([]string{}, f.Env...), "PROBE_REQUEST="+probeRequest, "PROBE_OUT="+probeOut, "CHROMIUM="+chromium)
 	codeServer := startCodeServer(t, env, dir, "--auth", "none", "--bind-addr", "127.0.0.1:"+editorPort,
 		"--disable-telemetry", "--disable-update-check", "--extensions-dir", extensions, project)
 
 	shot := filepath.Join(os.TempDir(), "mcp-code-mode-vscode-failure.png")
 	out, errOut, code := nodeRun(t, 5*time.Minute, env, dir, "node", "drive.js",
 		editor+"/?folder="+project, probeOut, "2", shot, "code-mode", "code-mode-http")
-	t.Logf("driver stderr:\n%s", clip(errOut, 4000))
+	t.Logf("driver stderr:\n%s", clitest.Clip(errOut, 4000))
 	if code != 0 {
-		t.Fatalf("driving VS Code failed (exit %d; screenshot %s)\ncode-server: %s", code, shot, clip(codeServer.String(), 4000))
+		t.Fatalf("driving VS Code failed (exit %d; screenshot %s)\ncode-server: %s", code, shot, clitest.Clip(codeServer.String(), 4000))
 	}
 	// What the user reads before confirming a call: the call pattern intact
 	// (VS Code renders the description as Markdown).
@@ -138,7 +136,7 @@ func TestVSCodeConnects(t *testing.T) {
 		t.Errorf("answers through VS Code: %q", answers)
 	}
 	var sums []string
-	for _, c := range serverCalls(t, f.log) {
+	for _, c := range clitest.ServerCalls(t, f.Log) {
 		if c.Tool == "add" {
 			sums = append(sums, string(c.Args))
 		}
@@ -149,23 +147,23 @@ func TestVSCodeConnects(t *testing.T) {
 
 	// The stdio server VS Code started ends with the editor, and takes its
 	// warm containers with it.
-	pids := pgrep("--config " + f.config)
+	pids := clitest.Pgrep("--config " + f.Config)
 	stopProcessGroup(codeServer.cmd, 20*time.Second)
-	for deadline := time.Now().Add(15 * time.Second); len(pgrep("--config "+f.config)) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(15 * time.Second); len(clitest.Pgrep("--config "+f.Config)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if left := pgrep("--config " + f.config); len(left) > 0 {
+	if left := clitest.Pgrep("--config " + f.Config); len(left) > 0 {
 		t.Errorf("LEAK: the server VS Code started outlived it: %v", left)
 	}
 	for _, pid := range pids {
-		expectNoContainers(t, pid)
+		clitest.ExpectNoContainers(t, pid)
 	}
 }
 
 // codeServerProc is a running code-server and its output.
 type codeServerProc struct {
 	cmd *exec.Cmd
-	out buffer
+	out clitest.Buffer
 }
 
 func (p *codeServerProc) String() string { return p.out.String() }
@@ -220,14 +218,14 @@ func groupAlive(pgid int) bool {
 
 func writeJSONFile(t *testing.T, path string, v any) {
 	t.Helper()
-	var b bytes.Buffer
-	if err := writeJSON(&b, v); err != nil {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

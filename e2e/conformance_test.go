@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // The MCP conformance suite (@modelcontextprotocol/conformance, pinned in
 // testdata/npm) against mcp-code-mode: in server mode against
@@ -6,68 +6,17 @@ package main
 // connects to the suite's test server as a wrapped (upstream) server.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
-
-// pinnedNpmBin is the path of a binary of the pinned npm packages in
-// testdata/npm. The test skips without it or without node, and fails
-// instead under CI=true.
-func pinnedNpmBin(t *testing.T, bin string) string {
-	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("CI") == "true" {
-		skip = t.Fatalf
-	}
-	path, err := filepath.Abs(filepath.Join("..", "..", "testdata", "npm", "node_modules", ".bin", bin))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		skip("%s is not installed (run `make testdata`): %v", bin, err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node not found: %v", err)
-	}
-	return path
-}
-
-// nodeRun runs a node tool to its end (at most within) in its own process
-// group, and kills whatever of that group is left.
-func nodeRun(t *testing.T, within time.Duration, env []string, dir string, name string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), within)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = env
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	if err != nil {
-		code = -1
-		if cmd.ProcessState != nil {
-			code = cmd.ProcessState.ExitCode()
-		}
-	}
-	return out.String(), errb.String(), code
-}
 
 // conformanceCheck is one entry of a scenario's checks.json.
 type conformanceCheck struct {
@@ -158,8 +107,8 @@ var conformanceServerNotApplicable = map[string]string{
 	"tools-call-embedded-resource":  "calls the suite's test tool test_embedded_resource (resource content); our only tool is run_python",
 	"tools-call-mixed-content":      "calls the suite's test tool test_multiple_content_types; our only tool is run_python",
 	"tools-call-with-logging":       "needs logging/setLevel and the test tool test_tool_with_logging; no logging capability",
-	"tools-call-error":              "calls the suite's test tool test_error_handling (run_python's own isError results are covered by TestServeStdio)",
-	"tools-call-with-progress":      "calls the suite's test tool test_tool_with_progress (run_python's progress is covered by TestServeReportsProgress)",
+	"tools-call-error":              "calls the suite's test tool test_error_handling (run_python's own isError results are covered by cmd/mcp-code-mode's TestServeStdio)",
+	"tools-call-with-progress":      "calls the suite's test tool test_tool_with_progress (run_python's progress is covered by cmd/mcp-code-mode's TestServeReportsProgress)",
 	"tools-call-sampling":           "calls test_sampling: sampling/createMessage from the server; our server does not ask clients for sampling",
 	"tools-call-elicitation":        "calls test_elicitation: elicitation/create from the server; our server does not elicit",
 	"json-schema-2020-12":           "looks for the suite's tool json_schema_2020_12_tool; our only tool is run_python",
@@ -203,13 +152,13 @@ func listScenarios(t *testing.T, conformance string, env []string, dir, kind str
 // and tools/list needs no container engine, so neither does this test.
 func TestConformanceServer(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	f := newFixture(t, "")
-	_, url := f.httpServe(t, nil, "serve", "--config", f.config, "--no-discovery", "--http", "127.0.0.1:PORT")
-	results := filepath.Join(f.dir, "results")
+	f := clitest.NewFixture(t, "")
+	_, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--no-discovery", "--http", "127.0.0.1:PORT")
+	results := filepath.Join(f.Dir, "results")
 
 	// Every scenario the suite has is classified here: a new one (after an
 	// upgrade of the suite) must be looked at.
-	all := listScenarios(t, conformance, f.env, f.dir, "server")
+	all := listScenarios(t, conformance, f.Env, f.Dir, "server")
 	applicable := map[string]bool{}
 	for _, s := range conformanceServerApplicable {
 		applicable[s] = true
@@ -229,7 +178,7 @@ func TestConformanceServer(t *testing.T) {
 	for _, scenario := range conformanceServerApplicable {
 		t.Run(scenario, func(t *testing.T) {
 			args := []string{"server", "--url", url, "--scenario", scenario, "-o", results}
-			out, errOut, code := nodeRun(t, 60*time.Second, f.env, f.dir, conformance, args...)
+			out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, conformance, args...)
 			t.Logf("conformance %s -> exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 			checks, _ := readChecks(t, results, "server-"+scenario)
 			if code != 0 || !passed(checks) {
@@ -240,9 +189,9 @@ func TestConformanceServer(t *testing.T) {
 
 	// The others are run once together, only to record what they find.
 	t.Run("not applicable", func(t *testing.T) {
-		dir := filepath.Join(f.dir, "all")
+		dir := filepath.Join(f.Dir, "all")
 		args := []string{"server", "--url", url, "--suite", "all", "-o", dir}
-		out, _, code := nodeRun(t, 60*time.Second, f.env, f.dir, conformance, args...)
+		out, _, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, conformance, args...)
 		if i := strings.Index(out, "=== SUMMARY ==="); i >= 0 {
 			out = out[i:]
 		}
@@ -289,24 +238,24 @@ exec BIN run --no-discovery --config "$cfg" --servers conf -c "$code"
 // from a program in the sandbox.
 func TestConformanceClient(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
-	needDocker(t)
-	f := newFixture(t, "")
-	script := filepath.Join(f.dir, "client.sh")
-	f.write(t, script, strings.NewReplacer("DIR", f.dir, "BIN", binPath).Replace(conformanceClientScript))
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	script := filepath.Join(f.Dir, "client.sh")
+	f.Write(t, script, strings.NewReplacer("DIR", f.Dir, "BIN", clitest.Bin()).Replace(conformanceClientScript))
 	if err := os.Chmod(script, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(script, " \t'\"") {
 		t.Skipf("the suite splits --command on spaces; temp path %q has one", script)
 	}
-	results := filepath.Join(f.dir, "results")
+	results := filepath.Join(f.Dir, "results")
 
 	// run runs one client scenario and returns its checks, the suite's
 	// output, what our client printed, and the suite's exit status.
 	run := func(t *testing.T, scenario string, env []string) ([]conformanceCheck, string, string, int) {
 		t.Helper()
 		args := []string{"client", "--command", script, "--scenario", scenario, "--timeout", "40000", "-o", results}
-		out, errOut, code := nodeRun(t, 60*time.Second, env, f.dir, conformance, args...)
+		out, errOut, code := nodeRun(t, 60*time.Second, env, f.Dir, conformance, args...)
 		t.Logf("conformance %s -> exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 		checks, dir := readChecks(t, results, scenario)
 		printed, _ := os.ReadFile(filepath.Join(dir, "stdout.txt"))
@@ -316,7 +265,7 @@ func TestConformanceClient(t *testing.T) {
 	}
 
 	t.Run("initialize", func(t *testing.T) {
-		checks, _, printed, code := run(t, "initialize", f.env)
+		checks, _, printed, code := run(t, "initialize", f.Env)
 		if code != 0 || !passed(checks) {
 			t.Errorf("initialize did not pass (exit %d):\n%s", code, describeChecks(checks))
 		}
@@ -333,7 +282,7 @@ func TestConformanceClient(t *testing.T) {
 	t.Run("tools_call", func(t *testing.T) {
 		// testdata/npm holds the suite's own SDK at 1.25.2: conformance
 		// 0.1.12's test server breaks with SDK >= 1.26 (conformance#134).
-		checks, _, printed, code := run(t, "tools_call", f.env)
+		checks, _, printed, code := run(t, "tools_call", f.Env)
 		if code != 0 || !passed(checks) {
 			t.Errorf("tools_call did not pass (exit %d):\n%s", code, describeChecks(checks))
 		}

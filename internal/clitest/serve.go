@@ -1,0 +1,202 @@
+package clitest
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// StdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
+// driven by mcp-go's client, initialized; it returns the client, the
+// process and its stderr. The test's cleanup closes the client, kills the
+// process group if it is still alive and checks for leftover sandboxes.
+func (f *Fixture) StdioServe(t testing.TB, args ...string) (*client.Client, *exec.Cmd, *Buffer) {
+	t.Helper()
+	stderr := &Buffer{}
+	var cmd *exec.Cmd
+	tr := transport.NewStdioWithOptions(binPath, nil, args,
+		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
+			cmd = exec.CommandContext(ctx, command, args...)
+			cmd.Env = f.Env
+			cmd.Dir = f.Dir
+			cmd.Stderr = stderr
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+			return cmd, nil
+		}))
+	c := client.NewClient(tr)
+	// The ctx given to Start is the lifetime of the process.
+	life, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		_ = c.Close()
+		cancel()
+		if cmd != nil && cmd.Process != nil {
+			if cmd.ProcessState == nil { // Close reaps it; only a stuck one is left
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			}
+			ExpectNoContainers(t, cmd.Process.Pid)
+		}
+		if t.Failed() {
+			t.Logf("serve stderr:\n%s", stderr.String())
+		}
+	})
+	if err := c.Start(life); err != nil {
+		t.Fatalf("start %v: %v", args, err)
+	}
+	Initialize(t, c)
+	return c, cmd, stderr
+}
+
+func Initialize(t testing.TB, c *client.Client) *mcp.InitializeResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: "cli-test", Version: "0"}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	info, err := c.Initialize(ctx, req)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if info.ServerInfo.Name != "mcp-code-mode" {
+		t.Errorf("server name %q, want mcp-code-mode", info.ServerInfo.Name)
+	}
+	return info
+}
+
+// OnlyRunPython lists the tools and checks there is exactly run_python.
+func OnlyRunPython(t testing.TB, c *client.Client) mcp.Tool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	if len(res.Tools) != 1 || res.Tools[0].Name != "run_python" {
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		t.Fatalf("tools %v, want exactly [run_python]", names)
+	}
+	return res.Tools[0]
+}
+
+// RunResult is run_python's answer.
+type RunResult struct {
+	IsError    bool
+	Text       string
+	Structured struct {
+		Stdout    string   `json:"stdout"`
+		Error     *string  `json:"error"`
+		Truncated bool     `json:"truncated"`
+		Stopped   bool     `json:"stopped"`
+		Calls     int      `json:"calls"`
+		Servers   []string `json:"servers"`
+		Duration  *int64   `json:"duration_ms"`
+	}
+}
+
+// RunPython calls run_python with args.
+func RunPython(t testing.TB, c *client.Client, args map[string]any) RunResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "run_python"
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("tools/call run_python: %v", err)
+	}
+	var out RunResult
+	out.IsError = res.IsError
+	for _, content := range res.Content {
+		if tc, ok := mcp.AsTextContent(content); ok {
+			out.Text += tc.Text
+		}
+	}
+	if res.StructuredContent != nil {
+		raw, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(raw, &out.Structured); err != nil {
+			t.Fatalf("structuredContent %s: %v", raw, err)
+		}
+		if out.Structured.Duration == nil {
+			t.Errorf("structuredContent lacks duration_ms: %s", raw)
+		}
+	} else if !strings.Contains(out.Text, "code is required") {
+		t.Errorf("run_python gave no structuredContent (text %q)", out.Text)
+	}
+	t.Logf("run_python -> isError=%v text=%q", out.IsError, Clip(out.Text, 400))
+	return out
+}
+
+// CloseServe closes a stdio client and checks that serve ended by itself
+// on EOF: mcp-go's Close waits 2s for the process before it signals it,
+// and returns once the process is reaped.
+func CloseServe(t testing.TB, c *client.Client, cmd *exec.Cmd) {
+	t.Helper()
+	began := time.Now()
+	if err := c.Close(); err != nil {
+		t.Errorf("close: %v (serve did not exit cleanly)", err)
+	}
+	if took := time.Since(began); took > 1900*time.Millisecond {
+		t.Errorf("serve took %v to exit after stdin closed; the client had to signal it", took)
+	}
+	if st := cmd.ProcessState; st == nil || !st.Success() {
+		t.Errorf("serve ended with %v, want exit status 0", st)
+	}
+}
+
+// FreePort returns a TCP port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// HTTPServe starts `serve --http ADDR` and waits until it listens.
+func (f *Fixture) HTTPServe(t testing.TB, env []string, args ...string) (*Proc, string) {
+	t.Helper()
+	port := strconv.Itoa(FreePort(t))
+	addr := ""
+	for i, a := range args {
+		if a == "--http" {
+			args[i+1] = strings.ReplaceAll(args[i+1], "PORT", port)
+			addr = args[i+1]
+		}
+	}
+	p := f.Start(t, nil, env, args...)
+	p.WaitStderr(t, "serving streamable HTTP", 15*time.Second)
+	_, gotPort, _ := net.SplitHostPort(addr)
+	return p, "http://127.0.0.1:" + gotPort + "/mcp"
+}
+
+func HTTPClient(t testing.TB, url string, headers map[string]string) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
