@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // A server name or description from a config file someone else wrote can
@@ -65,6 +66,7 @@ func TestServerNamesAndDescriptionsCannotForgeLinesForTheModel(t *testing.T) {
 // Refused calls cost budget too: a program cannot make the bridge check
 // calls without end by making calls it knows will be refused.
 func TestRefusedCallsCountTowardTheBudget(t *testing.T) {
+	testenv.Engines(t, testenv.Podman)
 	needEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 10 }, srv)
@@ -98,6 +100,7 @@ print(refused, budget)
 // io_uring_setup fails with EPERM (ENOSYS under gVisor, which lacks it).
 // With the call allowed, NULL parameters give EFAULT instead.
 func TestIOURingIsNotAvailableToTheCode(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
 	needEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
