@@ -60,7 +60,7 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
-			h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-config.Version, WWW-Authenticate")
+			h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
 			// A preflight carries no credentials: it is answered before the
 			// token check, and says which requests may follow.
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {

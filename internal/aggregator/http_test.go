@@ -93,8 +93,8 @@ func TestHTTPGuardAnswersCORSOnlyForAllowedOrigins(t *testing.T) {
 			if !tt.cors && acao != "" {
 				t.Errorf("Access-Control-Allow-Origin %q for an origin that was not allowed", acao)
 			}
-			if tt.cors && !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
-				t.Errorf("the session header is not exposed: %q", rec.Header().Get("Access-Control-Expose-Headers"))
+			if exposed := rec.Header().Get("Access-Control-Expose-Headers"); tt.cors && exposed != "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate" {
+				t.Errorf("exposed headers %q, want the session, protocol version and authentication headers", exposed)
 			}
 			if tt.cors && tt.method == http.MethodOptions && rec.Header().Get("Access-Control-Allow-Headers") != "content-type, mcp-protocol-version" {
 				t.Errorf("Access-Control-Allow-Headers %q", rec.Header().Get("Access-Control-Allow-Headers"))
