@@ -17,7 +17,7 @@ func TestClaudeCodeConnects(t *testing.T) {
 	env := append(append([]string{}, f.Env...), "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	steps := [][]string{
 		{"mcp", "add", "code-mode", "--", clitest.Bin(), "serve", "--no-discovery", "--config", f.Config},
-		{"mcp", "add", "--transport", "http", "code-mode-http", url},
+		{"mcp", "add", "--transport", "http", "code-mode-http", url, "--header", "Authorization: Bearer " + f.HTTPToken(t)},
 	}
 	for _, args := range steps {
 		if out, errOut, code := nodeRun(t, time.Minute, env, f.Dir, claude, args...); code != 0 {

@@ -105,7 +105,7 @@ func TestInspectorCLIHTTP(t *testing.T) {
 		t.Helper()
 		// Inspector options first; the target URL last, after --transport
 		// (which also ends the list of --tool-arg values).
-		args := append(append([]string{"--cli"}, opts...), "--transport", "http", url)
+		args := append(append([]string{"--cli"}, opts...), "--header", "Authorization: Bearer "+f.HTTPToken(t), "--transport", "http", url)
 		out, errOut, code := nodeRun(t, 60*time.Second, f.Env, f.Dir, inspector, args...)
 		t.Logf("mcp-inspector %s -> %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, clitest.Clip(out, 800), clitest.Clip(errOut, 800))
 		return out, code

@@ -64,7 +64,7 @@ func TestVSCodeConnects(t *testing.T) {
 	readJSONFile(t, filepath.Join(dir, "node_modules", "ajv", "dist", "refs", "json-schema-draft-07.json"), &metaSchema)
 	writeJSONFile(t, filepath.Join(f.Home, ".local", "share", "code-server", "User", "settings.json"), map[string]any{
 		"mcp": map[string]any{
-			"servers": map[string]any{"code-mode-http": map[string]any{"type": "http", "url": mcpURL}},
+			"servers": map[string]any{"code-mode-http": map[string]any{"type": "http", "url": mcpURL, "headers": f.Auth(t)}},
 		},
 		"json.schemas": []any{map[string]any{"url": "https://json-schema.org/draft-07/schema", "schema": metaSchema}},
 	})

@@ -43,7 +43,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	c := newCommon("serve", stderr)
 	httpAddr := c.fs.String("http", "", "serve streamable HTTP at ADDR (path /mcp) instead of stdio")
 	name := c.fs.String("name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
-	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable")
+	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable (default: a token kept in the state directory)")
+	noAuth := c.fs.Bool("no-auth", false, "with --http on a loopback address: require no bearer token")
 	var allowHosts listFlag
 	c.fs.Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
 	var allowOrigins listFlag
@@ -84,19 +85,37 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		allowOrigins[i] = n
 	}
-	token := ""
-	if *tokenEnv != "" {
-		token = os.Getenv(*tokenEnv)
-		if token == "" {
-			return fmt.Errorf("--token-env %s: the variable is empty or unset", *tokenEnv)
-		}
-	}
 	host, _, err := net.SplitHostPort(*httpAddr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %w", *httpAddr, err)
 	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && token == "" {
-		return fmt.Errorf("--http %s is not a loopback address: set --token-env NAME to require a bearer token", *httpAddr)
+	loopback := host == "localhost"
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		loopback = true
+	}
+	token, tokenFrom := "", ""
+	switch {
+	case *noAuth && *tokenEnv != "":
+		return fmt.Errorf("--no-auth and --token-env %s contradict each other", *tokenEnv)
+	case *noAuth && !loopback:
+		return fmt.Errorf("--no-auth is only allowed on a loopback address, not --http %s: anyone who can reach it could use your servers", *httpAddr)
+	case *noAuth:
+	case *tokenEnv != "":
+		token = os.Getenv(*tokenEnv)
+		if token == "" {
+			return fmt.Errorf("--token-env %s: the variable is empty or unset", *tokenEnv)
+		}
+		tokenFrom = "the variable " + *tokenEnv
+	default:
+		dir, err := config.StateDir()
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, aggregator.TokenFile)
+		if token, err = aggregator.LoadOrCreateToken(path); err != nil {
+			return err
+		}
+		tokenFrom = path
 	}
 	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
 		allowHosts = append(allowHosts, host)
@@ -113,7 +132,11 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp\n", ln.Addr())
+	if token != "" {
+		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp; clients send \"Authorization: Bearer TOKEN\", with the token in %s\n", ln.Addr(), tokenFrom)
+	} else {
+		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp, without authentication (--no-auth): any local user can use it\n", ln.Addr())
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

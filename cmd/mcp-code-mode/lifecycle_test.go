@@ -88,7 +88,7 @@ func TestServeHTTPShutdownDuringRun(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
 	p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
-	c := clitest.HTTPClient(t, url, nil)
+	c := clitest.HTTPClient(t, url, f.Auth(t))
 	clitest.Initialize(t, c)
 	go func() {
 		req := mcp.CallToolRequest{}

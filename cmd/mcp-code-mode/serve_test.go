@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -142,7 +144,7 @@ func TestServeHTTP(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
 	p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
-	c := clitest.HTTPClient(t, url, nil)
+	c := clitest.HTTPClient(t, url, f.Auth(t))
 	clitest.Initialize(t, c)
 	clitest.OnlyRunPython(t, c)
 	res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
@@ -150,7 +152,7 @@ func TestServeHTTP(t *testing.T) {
 		t.Errorf("add over HTTP: isError=%v %+v", res.IsError, res.Structured)
 	}
 	// A second client gets its own session on the same server.
-	c2 := clitest.HTTPClient(t, url, nil)
+	c2 := clitest.HTTPClient(t, url, f.Auth(t))
 	clitest.Initialize(t, c2)
 	res = clitest.RunPython(t, c2, map[string]any{"code": "print(await mcp_test.counter())", "servers": []string{"test"}})
 	if res.IsError || res.Structured.Stdout != "1\n" {
@@ -168,16 +170,47 @@ func TestServeHTTP(t *testing.T) {
 
 func TestServeHTTPToken(t *testing.T) {
 	f := clitest.NewFixture(t, "")
-	t.Run("non-loopback without token refused", func(t *testing.T) {
+	t.Run("no auth off loopback refused", func(t *testing.T) {
 		port := strconv.Itoa(clitest.FreePort(t))
-		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port)
-		if r.Code != 1 || !strings.Contains(r.Stderr, "token-env") {
-			t.Errorf("exit %d stderr %q: want 1 and a message about --token-env", r.Code, r.Stderr)
+		for _, addr := range []string{"0.0.0.0:" + port, ":" + port} {
+			r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", addr, "--no-auth")
+			if r.Code != 1 || !strings.Contains(r.Stderr, "--no-auth is only allowed on a loopback address") {
+				t.Errorf("--http %s --no-auth: exit %d stderr %q: want 1 and why", addr, r.Code, r.Stderr)
+			}
 		}
-		r = f.Run(t, "", nil, "serve", "--config", f.Config, "--http", ":"+port)
-		if r.Code != 1 || !strings.Contains(r.Stderr, "token-env") {
-			t.Errorf("--http :PORT (all interfaces): exit %d stderr %q: want 1 and a message about --token-env", r.Code, r.Stderr)
+	})
+	t.Run("a token by default", func(t *testing.T) {
+		clitest.NeedEngine(t)
+		p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
+		path := filepath.Join(f.Home, ".local", "state", "mcp-code-mode", "http-token")
+		if !strings.Contains(p.Stderr.String(), path) {
+			t.Errorf("serve does not say where the token is: %q", p.Stderr.String())
 		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("token file: %v %v; want mode 0600", fi, err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		if _, err := clitest.HTTPClient(t, url, nil).Initialize(ctx, req); err == nil {
+			t.Errorf("initialize without the token succeeded")
+		}
+		c := clitest.HTTPClient(t, url, f.Auth(t))
+		clitest.Initialize(t, c)
+		res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=2, b=3))", "servers": []string{"test"}})
+		if res.IsError || res.Structured.Stdout != "{'sum': 5}\n" {
+			t.Errorf("add with the token from the file: isError=%v %+v", res.IsError, res.Structured)
+		}
+	})
+	t.Run("no auth on loopback", func(t *testing.T) {
+		clitest.NeedEngine(t)
+		p, url := f.HTTPServe(t, nil, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT", "--no-auth")
+		if !strings.Contains(p.Stderr.String(), "without authentication") {
+			t.Errorf("serve --no-auth does not warn: %q", p.Stderr.String())
+		}
+		c := clitest.HTTPClient(t, url, nil)
+		clitest.Initialize(t, c)
 	})
 	t.Run("token variable unset", func(t *testing.T) {
 		port := strconv.Itoa(clitest.FreePort(t))

@@ -1,15 +1,23 @@
 package aggregator
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
 // HTTPOptions guard the streamable HTTP endpoint.
@@ -88,8 +96,61 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 			http.Error(w, "Unauthorized: missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
+		// A body is read only up to the cap; one that says it is larger is
+		// refused before any of it is read.
+		if r.ContentLength > MaxRequestBytes {
+			http.Error(w, fmt.Sprintf("Request Entity Too Large: over %d bytes", MaxRequestBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// MaxRequestBytes bounds the body of one HTTP request: a run_python call
+// with its program fits many times over.
+const MaxRequestBytes = 4 << 20
+
+// TokenFile is the name of the file, in the state directory, that holds the
+// bearer token serve --http requires unless told otherwise.
+const TokenFile = "http-token"
+
+// LoadOrCreateToken returns the bearer token kept in the file at path,
+// creating the file (and its directory) with a new random token when it is
+// missing. The file is the owner's alone (0600): one with wider permissions
+// is narrowed first, so no other local user can read the token.
+func LoadOrCreateToken(path string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	b, err := safefile.Read(path, 4096)
+	if errors.Is(err, fs.ErrNotExist) {
+		raw := make([]byte, 32)
+		if _, err := rand.Read(raw); err != nil {
+			return "", fmt.Errorf("token: %w", err)
+		}
+		token := hex.EncodeToString(raw)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return "", fmt.Errorf("token file: %w", err)
+		}
+		_, werr := f.WriteString(token + "\n")
+		if err := errors.Join(werr, f.Close()); err != nil {
+			return "", fmt.Errorf("token file: %w", err)
+		}
+		return token, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if len(token) < 16 {
+		return "", fmt.Errorf("token file %s: the token is shorter than 16 characters; remove the file to make a new one", path)
+	}
+	return token, nil
 }
 
 // NormalizeOrigin checks that origin is a browser origin (http or https,

@@ -1,8 +1,11 @@
 package aggregator
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -117,5 +120,95 @@ func TestNormalizeOrigin(t *testing.T) {
 		if got, err := NormalizeOrigin(bad); err == nil {
 			t.Errorf("NormalizeOrigin(%q) = %q, want an error", bad, got)
 		}
+	}
+}
+
+// A body over the cap is refused with 413: before any of it is read when
+// it says its length, and after MaxRequestBytes when it does not (chunked).
+func TestHTTPGuardCapsRequestBodies(t *testing.T) {
+	read := 0
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		read = len(b)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
+		w.WriteHeader(http.StatusTeapot)
+	})
+	h := guard(HTTPOptions{}, next)
+	// Declared too large: refused unread.
+	body := &countingReader{r: strings.NewReader(strings.Repeat("x", 100))}
+	req := httptest.NewRequest(http.MethodPost, "/mcp", body)
+	req.Host, req.ContentLength = "127.0.0.1:8931", 600<<20
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || body.n != 0 {
+		t.Errorf("declared 600 MB: status %d, %d bytes read; want 413 and none", rec.Code, body.n)
+	}
+	// Undeclared (chunked) and too large: read up to the cap only.
+	body = &countingReader{r: io.LimitReader(zeros{}, 600<<20)}
+	req = httptest.NewRequest(http.MethodPost, "/mcp", body)
+	req.Host, req.ContentLength = "127.0.0.1:8931", -1
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || body.n > MaxRequestBytes+64<<10 || read > MaxRequestBytes {
+		t.Errorf("chunked 600 MB: status %d, %d bytes read from the client, %d handed on; want 413 and at most the cap", rec.Code, body.n, read)
+	}
+	// Within the cap: handed on whole.
+	req = httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader("{}"))
+	req.Host = "127.0.0.1:8931"
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusTeapot || read != 2 {
+		t.Errorf("small body: status %d, %d bytes; want it handed on", rec.Code, read)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// The token file is created once, the owner's alone, and read again after;
+// a file others could read is narrowed; a token too short is refused.
+func TestLoadOrCreateToken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", TokenFile)
+	tok, err := LoadOrCreateToken(path)
+	if err != nil || len(tok) != 64 {
+		t.Fatalf("new token %q, %v", tok, err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v, %v; want 0600", fi.Mode(), err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadOrCreateToken(path)
+	if err != nil || again != tok {
+		t.Fatalf("second read %q, %v; want the same token", again, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("a world-readable token file was left %v", fi.Mode())
+	}
+	if err := os.WriteFile(path, []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateToken(path); err == nil || !strings.Contains(err.Error(), "shorter") {
+		t.Errorf("a short token: %v", err)
 	}
 }

@@ -146,6 +146,11 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			})
 		}()
 	}
+	if ctx.Err() != nil && (boxErr != nil || errors.Join(startErrs...) != nil) {
+		res.Stopped = true
+		res.fail("the run was cancelled before the program started")
+		return res
+	}
 	if err := errors.Join(startErrs...); err != nil {
 		res.fail("%s", truncateRunes(strings.TrimSpace(err.Error()), 600))
 		return res

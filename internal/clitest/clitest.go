@@ -168,7 +168,7 @@ description = "test tools"
 	f.Write(t, f.Config, cfg+extra)
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "HOME" || name == "XDG_CONFIG_HOME" || name == "CI" || strings.HasPrefix(name, "MCP_CODE_MODE_") {
+		if name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "CI" || strings.HasPrefix(name, "MCP_CODE_MODE_") {
 			continue
 		}
 		f.Env = append(f.Env, kv)
@@ -179,6 +179,24 @@ description = "test tools"
 	return f
 }
 
+// HTTPToken is the bearer token `serve --http` keeps in the fixture's state
+// directory (it exists once such a server has started).
+func (f *Fixture) HTTPToken(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(f.Home, ".local", "state", "mcp-code-mode", "http-token"))
+	if err != nil {
+		t.Fatalf("the HTTP token: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Auth is the header that carries HTTPToken.
+func (f *Fixture) Auth(t testing.TB) map[string]string {
+	t.Helper()
+	return map[string]string{"Authorization": "Bearer " + f.HTTPToken(t)}
+}
+
+// Write writes a file of the fixture.
 func (f *Fixture) Write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {

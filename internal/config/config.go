@@ -140,6 +140,20 @@ func DefaultCatalogDir() string {
 	return filepath.Join(dir, "mcp-code-mode", "catalog")
 }
 
+// StateDir is where this program keeps what it must remember between runs
+// and is not a cache: $XDG_STATE_HOME/mcp-code-mode, or
+// ~/.local/state/mcp-code-mode.
+func StateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "mcp-code-mode"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("state directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "mcp-code-mode"), nil
+}
+
 // EnvPrefix is the prefix of the environment variables that set config keys:
 // MCP_CODE_MODE_IMAGE sets image, MCP_CODE_MODE_LIMITS__DEADLINE sets
 // limits.deadline ("__" separates levels).
