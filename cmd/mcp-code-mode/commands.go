@@ -21,6 +21,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 func parse(fs *flag.FlagSet, args []string) error {
@@ -465,7 +466,11 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		}
 		docs, err := agg.Tools(ctx, []string{s.Name})
 		if err != nil {
-			report(false, "server "+s.Name, err.Error(), "check its command, arguments and environment in "+s.Source)
+			msg := err.Error()
+			if se := (*upstream.StartError)(nil); errors.As(err, &se) {
+				msg = se.Detail() // the user may see what the server wrote on stderr
+			}
+			report(false, "server "+s.Name, msg, "check its command, arguments and environment in "+s.Source)
 			continue
 		}
 		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", len(docs)), "")

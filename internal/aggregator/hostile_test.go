@@ -1,11 +1,14 @@
 package aggregator
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 // A server name or description from a config file someone else wrote can
@@ -119,5 +122,43 @@ for nr in (425, 426, 427):   # io_uring_setup, io_uring_enter, io_uring_register
 	}
 	if n := strings.Count(res.Stdout, "\n"); n != 3 {
 		t.Fatalf("want three lines, got %q", res.Stdout)
+	}
+}
+
+// No secret reaches the model: a server that fails to start with its own
+// token on stderr, and a remote server whose URL carries an API key, give
+// the run an error that names the server and the cause, with the
+// configured secrets replaced and nothing of the server's stderr. The
+// user's view (StartError.Detail, for doctor) has the stderr, redacted of
+// what the config holds.
+func TestNoSecretReachesTheModelWhenAServerFailsToStart(t *testing.T) {
+	needEngine(t)
+	const envSecret, ownToken, urlKey = "env-secret-7f3a9c", "sk-live-own-token-41d2", "url-key-c0ffee99"
+	leaky, _ := testServer(t, "leaky", "-fail-start", "fatal: cannot log in with "+envSecret+" (token "+ownToken+")")
+	leaky.Env = map[string]string{"API_TOKEN": envSecret}
+	remote := config.Server{Name: "remote", Transport: config.TransportHTTP, Source: "test",
+		URL: "http://127.0.0.1:9/mcp?api_key=" + urlKey, Headers: map[string]string{"Authorization": "Bearer hdr-secret-5b5b"}}
+	a := newAgg(t, func(c *config.Config) { c.Limits.ConnectTimeout = 2 * time.Second }, leaky, remote)
+	for _, name := range []string{"leaky", "remote"} {
+		res := run(t, a, "print('never')", name)
+		if res.Error == nil {
+			t.Fatalf("%s: the run did not fail", name)
+		}
+		for _, secret := range []string{envSecret, ownToken, urlKey, "hdr-secret-5b5b", "cannot log in"} {
+			if strings.Contains(*res.Error, secret) {
+				t.Errorf("%s: the run's error holds %q: %s", name, secret, *res.Error)
+			}
+		}
+		if !strings.Contains(*res.Error, `start server "`+name+`"`) {
+			t.Errorf("%s: the error does not say which server failed: %s", name, *res.Error)
+		}
+	}
+	_, err := a.Tools(t.Context(), []string{"leaky"})
+	var se *upstream.StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("Tools(leaky) = %v, want a StartError", err)
+	}
+	if d := se.Detail(); !strings.Contains(d, "cannot log in with [redacted]") || !strings.Contains(d, ownToken) {
+		t.Errorf("Detail, for the user, should show the stderr with the configured secret redacted: %s", d)
 	}
 }

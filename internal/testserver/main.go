@@ -393,7 +393,12 @@ func main() {
 	sseAddr := flag.String("sse", "", "serve legacy SSE on `ADDR` (/sse and /message)")
 	logPath := flag.String("log", "", "append one JSON line per tools/call to `FILE`")
 	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
+	failStart := flag.String("fail-start", "", "a hostile server: write `TEXT` (say, its own token) on stderr and exit 1 at once")
 	flag.Parse()
+	if *failStart != "" {
+		fmt.Fprintln(os.Stderr, *failStart)
+		os.Exit(1)
+	}
 
 	log.SetOutput(os.Stderr)
 	log.SetFlags(log.LstdFlags | log.Lmicroseconds)

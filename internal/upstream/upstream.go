@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -155,7 +156,7 @@ func (u *Server) refresh(sess *session) {
 	defer cancel()
 	tools, err := listTools(ctx, sess.c)
 	if err != nil {
-		u.log.Debug("refresh after tools/list_changed", "err", err)
+		u.log.Debug("refresh after tools/list_changed", "err", u.Redact(err.Error()))
 		return
 	}
 	u.mu.Lock()
@@ -273,7 +274,7 @@ func (u *Server) start(ctx context.Context) (*session, []Tool, error) {
 		if time.Now().Add(pause).After(deadline) {
 			return nil, nil, err
 		}
-		u.log.Info("remote server not reachable; trying again", "err", err, "in", pause)
+		u.log.Info("remote server not reachable; trying again", "err", u.Redact(err.Error()), "in", pause)
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
@@ -337,17 +338,26 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	}
 	if err != nil {
 		// Read what the child said before its pipes are closed.
-		hint := sess.stderrHint()
+		stderr := sess.stderrTail()
 		if sess.c != nil {
 			sess.stop()
 		} else {
 			cancel()
 		}
+		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr)}
 		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
-			return nil, nil, fmt.Errorf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
-				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %w", u.srv.Name, err)
+			se.msg = fmt.Sprintf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
+				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %s", u.srv.Name, u.Redact(err.Error()))
+		} else {
+			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.Redact(err.Error()))
+			if stderr != "" {
+				se.msg += " (what it wrote on stderr is in the log, and `mcp-code-mode doctor` shows it)"
+			}
 		}
-		return nil, nil, fmt.Errorf("start server %q: %w%s", u.srv.Name, err, hint)
+		if stderr != "" {
+			u.log.Warn("wrapped server did not start", "err", se.msg, "stderr", se.Stderr)
+		}
+		return nil, nil, se
 	}
 	sess.c.OnConnectionLost(func(error) { sess.dead.Store(true) })
 	// Handlers run on the transport's read loop: the refresh must not.
@@ -360,7 +370,9 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	return sess, tools, nil
 }
 
-func (s *session) stderrHint() string {
+// stderrTail is the end of what a stdio server wrote on its standard
+// error, on one line.
+func (s *session) stderrTail() string {
 	if s.stderr == nil {
 		return ""
 	}
@@ -369,11 +381,75 @@ func (s *session) stderrHint() string {
 		time.Sleep(25 * time.Millisecond)
 	}
 	tail := []rune(strings.TrimSpace(s.stderr.String()))
-	if len(tail) == 0 {
-		return ""
-	}
 	tail = tail[max(0, len(tail)-300):]
-	return "; its stderr ends: " + strings.ReplaceAll(string(tail), "\n", " | ")
+	return strings.ReplaceAll(string(tail), "\n", " | ")
+}
+
+// StartError is a server that did not start. Its message names the server
+// and the cause, with the values of the server's secrets taken out (see
+// Redact), and it is what the model may see. What a stdio server wrote on
+// its standard error is kept apart, in Stderr: a server may print its own
+// token there, which no redaction can know, so it goes to the log and to
+// doctor (Detail), never into the message.
+type StartError struct {
+	Server string
+	Err    error  // the cause, unredacted: for errors.Is, never for display
+	Stderr string // the end of the server's standard error, redacted
+	msg    string
+}
+
+func (e *StartError) Error() string { return e.msg }
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Detail is the message with the end of the server's standard error, for
+// the user's eyes (doctor, logs).
+func (e *StartError) Detail() string {
+	if e.Stderr == "" {
+		return e.msg
+	}
+	return e.msg + "; its stderr ends: " + e.Stderr
+}
+
+// Redact replaces, in s, every value this server's config holds that may be
+// a secret: the values of its env and headers, its URL's password and query
+// values, and the host variables it takes a bearer token or headers from.
+// Values shorter than 4 characters are left (they would hide too much and
+// protect nothing).
+func (u *Server) Redact(s string) string {
+	var secrets []string
+	for _, v := range u.srv.Env {
+		secrets = append(secrets, v)
+	}
+	for _, v := range u.srv.Headers {
+		secrets = append(secrets, v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			secrets = append(secrets, tok) // "Bearer TOKEN": the token alone too
+		}
+	}
+	for _, name := range u.srv.EnvHeaders {
+		secrets = append(secrets, os.Getenv(name))
+	}
+	if u.srv.BearerTokenEnv != "" {
+		secrets = append(secrets, os.Getenv(u.srv.BearerTokenEnv))
+	}
+	if pu, err := url.Parse(u.srv.URL); err == nil && u.srv.URL != "" {
+		if p, ok := pu.User.Password(); ok {
+			secrets = append(secrets, p, url.QueryEscape(p))
+		}
+		for _, vs := range pu.Query() {
+			for _, v := range vs {
+				secrets = append(secrets, v, url.QueryEscape(v))
+			}
+		}
+	}
+	// Longest first, so a secret that contains another is replaced whole.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, v := range secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "[redacted]")
+		}
+	}
+	return s
 }
 
 func (u *Server) stdioClient(life context.Context, sess *session) (*client.Client, error) {
