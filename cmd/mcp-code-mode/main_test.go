@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
@@ -82,7 +83,7 @@ func needDocker(t *testing.T) {
 			engineErr = err
 			return
 		}
-		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage); err != nil || d != sandbox.RunnerDigest() {
+		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage); err != nil || d != runner.Digest() {
 			fmt.Fprintf(os.Stderr, "sandbox image %s is missing or stale (%v); building it\n", sandbox.DefaultImage, err)
 			if _, err := e.BuildImage(context.Background(), sandbox.BuildOptions{Tag: sandbox.DefaultImage, Log: os.Stderr}); err != nil {
 				engineErr = fmt.Errorf("build sandbox image: %w", err)

@@ -177,9 +177,6 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 	return c, nil
 }
 
-// CloseInput ends the runner's stdin.
-func (c *Container) CloseInput() error { return c.attach.CloseWrite() }
-
 // Exit reports how the container ended: its exit code, and whether the
 // kernel killed a process in it for exceeding the memory limit. It waits at
 // most until ctx ends.
