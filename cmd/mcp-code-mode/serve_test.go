@@ -62,7 +62,7 @@ func (f *fixture) stdioServe(t *testing.T, args ...string) (*client.Client, *exe
 	return c, cmd, stderr
 }
 
-func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
+func initialize(t *testing.T, c *client.Client) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -76,7 +76,6 @@ func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
 	if info.ServerInfo.Name != "mcp-code-mode" {
 		t.Errorf("server name %q, want mcp-code-mode", info.ServerInfo.Name)
 	}
-	return info
 }
 
 // onlyRunPython lists the tools and checks there is exactly run_python.
