@@ -8,6 +8,8 @@ BIN         := bin
 CLI         := $(BIN)/mcp-code-mode
 TESTSERVER  := $(BIN)/testserver
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+UNPARAM     := mvdan.cc/unparam@v0.0.0-20260823230713-2fa3d841b0c8
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 NPM_DIR     := testdata/npm
 
 .PHONY: all build engine image testdata testdata-vscode test test-podman test-gvisor test-short lint fuzz demo bench clean
@@ -56,10 +58,29 @@ test-gvisor: image
 test-short:
 	$(GO) test -short ./...
 
+# Packages that exist for the tests: lint accepts exports of theirs that only
+# tests use (see .ci/unused.sh).
+TEST_SUPPORT := internal/testserver/calllog
+
+# TEMPORARY: unparam and deadcode findings in internal/aggregator and
+# internal/discovery, packages being restructured on other branches, that
+# `make lint` lets pass for now. One finding a line, as the tool prints it but
+# without :LINE:COLUMN. Delete each line once the finding is fixed, then this
+# block and its export when it is empty.
+define LINT_WAIVED
+internal/aggregator/main_test.go: testServer - args always receives nil
+internal/aggregator/upstream.go: (*upstream).acquire - result 0 (*github.com/mcp-code-mode/mcp-code-mode/internal/aggregator.session) is never used
+internal/discovery/clients.go: unreachable func: Clients
+endef
+export LINT_WAIVED
+
+# gofmt, vet and staticcheck, then unused parameters and results (unparam)
+# and code that no main package reaches (deadcode): see .ci/unused.sh.
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	GO=$(GO) UNPARAM=$(UNPARAM) DEADCODE=$(DEADCODE) TEST_SUPPORT='$(TEST_SUPPORT)' bash .ci/unused.sh
 
 fuzz:
 	$(GO) test -run XXX -fuzz FuzzParseMessage -fuzztime 30s ./runner
