@@ -71,10 +71,14 @@ func testMain(m *testing.M) int {
 	return code
 }
 
-// needDocker skips the test when no container engine answers (fails it
-// under CI=true), and makes sure the sandbox image holds the current runner.
+// needDocker skips the test in -short mode or when no container engine
+// answers (fails it under CI=true), and makes sure the sandbox image holds
+// the current runner.
 func needDocker(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the container engine; skipped in -short mode")
+	}
 	dockerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

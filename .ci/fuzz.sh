@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make fuzz`: runs every fuzz target of the module (each func FuzzXxx that
+# `go test -list` finds) for FUZZTIME each, one after another, as the unit
+# tests run (no container engine; see UNIT_ENV in the Makefile). A failing
+# input is written to testdata/fuzz/ of its package, as go test does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-20s}
+unit() { env -u CI DOCKER_HOST=unix:///nonexistent/mcp-code-mode-no-engine.sock "$@"; }
+
+# go test -list prints a package's matching names, then "ok  <package> ...".
+list=$(unit $GO test -list '^Fuzz' ./...)
+targets=$(printf '%s\n' "$list" | awk '
+  /^Fuzz/ { names[n++] = $1; next }
+  /^ok / { for (i = 0; i < n; i++) print $2, names[i]; n = 0 }')
+if [ -z "$targets" ]; then
+  echo "fuzz: no fuzz targets found" >&2
+  exit 1
+fi
+echo "fuzz: $(printf '%s\n' "$targets" | wc -l) targets, $FUZZTIME each"
+while read -r pkg name; do
+  echo "fuzz: $name ($pkg)"
+  unit $GO test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" "$pkg"
+done <<<"$targets"
