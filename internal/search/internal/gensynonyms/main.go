@@ -1,4 +1,4 @@
-// Command gensynonyms writes search/synonyms_wordnet.go: a table of
+// Command gensynonyms writes internal/search/synonyms_wordnet.go: a table of
 // related words taken from WordNet 3.0 (Debian's wordnet-base, files under
 // /usr/share/wordnet), restricted to the vocabulary of real MCP tool catalogs
 // (testdata/catalogs/*.json). Tool search uses it to expand query words that a
