@@ -51,7 +51,7 @@ $GO generate ./...
 
 # Golden files: every package with a test flag -update. Its tests run as
 # the unit tests do (no container engine; see UNIT_ENV in the Makefile).
-for dir in $(git grep -l 'flag.Bool("update"' -- '*_test.go' | xargs -n1 dirname | sort -u); do
+for dir in $(git grep -l --untracked 'flag.Bool("update"' -- '*_test.go' | xargs -n1 dirname | sort -u); do
   echo "generate: go test ./$dir -update"
   if ! out=$(env -u CI DOCKER_HOST=unix:///nonexistent/mcp-code-mode-no-engine.sock \
     $GO test -count=1 "./$dir" -update 2>&1); then
