@@ -69,8 +69,10 @@ UNIT_SKIP := ^TestAServerThatFailsToStartIsReportedWithItsStderr$$
 test-short:
 	$(UNIT_ENV) $(GO) test -short $(if $(UNIT_SKIP),-skip '$(UNIT_SKIP)') ./...
 
-# The unit tests under the race detector.
+# The unit tests under the race detector (which needs cgo: .ci/cc.sh
+# installs gcc as root if there is no C compiler).
 test-race:
+	@GO=$(GO) bash .ci/cc.sh
 	$(UNIT_ENV) $(GO) test -race -short -count=1 -timeout 15m $(if $(UNIT_SKIP),-skip '$(UNIT_SKIP)') ./...
 
 # Packages that exist for the tests: lint accepts exports of theirs that only
