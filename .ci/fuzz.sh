@@ -27,7 +27,21 @@ if [ -z "$targets" ]; then
   exit 1
 fi
 echo "fuzz: $(printf '%s\n' "$targets" | wc -l) targets, $FUZZTIME each"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 while read -r pkg name; do
   echo "fuzz: $name ($pkg)"
-  unit $GO test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" "$pkg"
+  if unit $GO test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" "$pkg" 2>&1 | tee "$log"; then
+    continue
+  fi
+  # Go before 1.27 can fail a target with a bare "context deadline exceeded"
+  # when -fuzztime ends while a worker is busy (go.dev/issue/75804, worse
+  # on a loaded machine). A real finding always writes its input to
+  # testdata/fuzz; without one, that failure is the toolchain's. Drop this
+  # once go.mod asks for Go 1.27.
+  if grep -qE '^[[:space:]]+context deadline exceeded$' "$log" && ! grep -q 'Failing input written to' "$log"; then
+    echo "fuzz: $name: ignoring the end-of-fuzztime \"context deadline exceeded\" of go.dev/issue/75804 (no failing input)"
+    continue
+  fi
+  exit 1
 done <<<"$targets"
