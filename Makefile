@@ -8,9 +8,11 @@ BIN         := bin
 CLI         := $(BIN)/mcp-code-mode
 TESTSERVER  := $(BIN)/testserver
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+UNPARAM     := mvdan.cc/unparam@v0.0.0-20260823230713-2fa3d841b0c8
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata testdata-vscode test test-podman test-gvisor test-short lint fuzz demo bench clean
+.PHONY: all build engine image testdata testdata-vscode test test-podman test-gvisor test-short test-race lint fuzz generate check-generated demo bench clean
 
 all: build
 
@@ -53,19 +55,66 @@ test-podman: build
 test-gvisor: image
 	MCM_TEST_SUITE=gvisor MCM_TEST_RUNTIME=runsc $(GO) test -count=1 -v ./internal/aggregator
 
+# The unit tests' world: no container engine (DOCKER_HOST names a socket that
+# does not exist, so the tests that need one skip, and no test package builds
+# the sandbox image) and CI unset (under CI=true those tests fail instead).
+# The tests that need the npm servers or VS Code need the engine too.
+UNIT_ENV := env -u CI DOCKER_HOST=unix:///nonexistent/mcp-code-mode-no-engine.sock
+
+# TEMPORARY: unit tests that fail without an engine, in internal/aggregator
+# (being restructured on another branch): this one runs a program but does
+# not call needEngine. Delete it here once it does, then UNIT_SKIP.
+UNIT_SKIP := ^TestAServerThatFailsToStartIsReportedWithItsStderr$$
+
 # Unit tests only: no engine, no npm servers.
 test-short:
-	$(GO) test -short ./...
+	$(UNIT_ENV) $(GO) test -short $(if $(UNIT_SKIP),-skip '$(UNIT_SKIP)') ./...
 
+# The unit tests under the race detector (which needs cgo: .ci/cc.sh
+# installs gcc as root if there is no C compiler).
+test-race:
+	@GO=$(GO) bash .ci/cc.sh
+	$(UNIT_ENV) $(GO) test -race -short -count=1 -timeout 15m $(if $(UNIT_SKIP),-skip '$(UNIT_SKIP)') ./...
+
+# Packages that exist for the tests: lint accepts exports of theirs that only
+# tests use (see .ci/unused.sh).
+TEST_SUPPORT := internal/testserver/calllog
+
+# TEMPORARY: unparam and deadcode findings in internal/aggregator and
+# internal/discovery, packages being restructured on other branches, that
+# `make lint` lets pass for now. One finding a line, as the tool prints it but
+# without :LINE:COLUMN. Delete each line once the finding is fixed, then this
+# block and its export when it is empty.
+define LINT_WAIVED
+internal/aggregator/main_test.go: testServer - args always receives nil
+internal/aggregator/upstream.go: (*upstream).acquire - result 0 (*github.com/mcp-code-mode/mcp-code-mode/internal/aggregator.session) is never used
+internal/discovery/clients.go: unreachable func: Clients
+endef
+export LINT_WAIVED
+
+# gofmt, vet and staticcheck, then unused parameters and results (unparam)
+# and code that no main package reaches (deadcode): see .ci/unused.sh.
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	GO=$(GO) UNPARAM=$(UNPARAM) DEADCODE=$(DEADCODE) TEST_SUPPORT='$(TEST_SUPPORT)' bash .ci/unused.sh
 
+# Every fuzz target (found by go test -list) for FUZZTIME each.
+FUZZTIME ?= 20s
 fuzz:
-	$(GO) test -run XXX -fuzz FuzzParseMessage -fuzztime 30s ./runner
-	$(GO) test -run XXX -fuzz FuzzFromSchema -fuzztime 30s ./stubs
-	$(GO) test -run XXX -fuzz FuzzCheckArgs -fuzztime 30s ./internal/aggregator
+	GO=$(GO) FUZZTIME=$(FUZZTIME) bash .ci/fuzz.sh
+
+# Rewrites the generated files (go generate; the WordNet synonyms need
+# Debian's wordnet-base, installed when run as root) and the golden files
+# (go test -update in each package that has the flag).
+generate:
+	GO=$(GO) bash .ci/generate.sh
+
+# Fails when `make generate` would change a file. It works on a copy of the
+# working tree, so it neither needs a clean tree nor touches it.
+check-generated:
+	GO=$(GO) bash .ci/generate.sh --check
 
 demo: image testdata
 	@bash configs/demo.sh

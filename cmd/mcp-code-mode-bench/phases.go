@@ -290,7 +290,7 @@ func (b *bench) phaseServe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.rep.stampBreakdown = breakdownRuns(stampRuns, stamps, lives(ev.snapshot(500*time.Millisecond)))
+	b.rep.stampBreakdown = breakdownRuns(stampRuns, stamps, lives(ev.snapshot()))
 
 	// (1b) back to back, from a full pool.
 	if err := sleepCtx(ctx, b.o.think); err != nil {
@@ -305,7 +305,7 @@ func (b *bench) phaseServe(ctx context.Context) error {
 		b2b = append(b2b, sp)
 		b.rep.backToBack = append(b.rep.backToBack, time.Duration(sp.End-sp.Start))
 	}
-	b.rep.poolWarm = matchPool(b2b, lives(ev.snapshot(500*time.Millisecond)))
+	b.rep.poolWarm = matchPool(b2b, lives(ev.snapshot()))
 
 	// Let the removals and refills the back-to-back runs left behind finish:
 	// on 2 cores they would otherwise be measured as per-call overhead.
@@ -488,13 +488,13 @@ func (b *bench) phaseCold(ctx context.Context) error {
 		b.rep.cold = append(b.rep.cold, time.Duration(sp.End-sp.Start))
 		b.rep.coldServer = append(b.rep.coldServer, time.Duration(res.DurationMS)*time.Millisecond)
 	}
-	b.rep.poolCold = matchPool(runs, lives(ev.snapshot(500*time.Millisecond)))
+	b.rep.poolCold = matchPool(runs, lives(ev.snapshot()))
 	// The same breakdown as for (a), with no container starting meanwhile.
 	runs, stamps, err := b.stampRuns(ctx, p)
 	if err != nil {
 		return err
 	}
-	b.rep.coldBreakdown = breakdownRuns(runs, stamps, lives(ev.snapshot(500*time.Millisecond)))
+	b.rep.coldBreakdown = breakdownRuns(runs, stamps, lives(ev.snapshot()))
 	return nil
 }
 

@@ -390,9 +390,12 @@ func watchEvents(docker *dockerclient.Client, since time.Time, label string) *ev
 	return l
 }
 
-// snapshot returns the events so far, after waiting settle for late ones.
-func (l *eventLog) snapshot(settle time.Duration) []dockerEvent {
-	time.Sleep(settle)
+// eventSettle is how long snapshot waits for late events.
+const eventSettle = 500 * time.Millisecond
+
+// snapshot returns the events so far, after waiting eventSettle for late ones.
+func (l *eventLog) snapshot() []dockerEvent {
+	time.Sleep(eventSettle)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]dockerEvent(nil), l.events...)

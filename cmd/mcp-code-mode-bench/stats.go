@@ -511,16 +511,3 @@ func statCPU(stat string) (time.Duration, error) {
 	}
 	return time.Duration(u+s) * clockTick, nil
 }
-
-// shellJoin quotes args for a POSIX shell, for display.
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+") == "" {
-			q[i] = a
-		} else {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(q, " ")
-}

@@ -238,8 +238,8 @@ for i in range(5):
         pass
 print(ok)`
 
-// PRODUCT.md: "Flags override the config file, which overrides environment
-// variables MCP_CODE_MODE_*, which override defaults."
+// The precedence the README states: "Flags override the config file, which
+// overrides MCP_CODE_MODE_* variables, which override the defaults."
 func TestConfigPrecedence(t *testing.T) {
 	clitest.NeedEngine(t)
 	cases := []struct {

@@ -358,7 +358,7 @@ func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	}
 	defer e.Close()
 	if *ifStale {
-		if d, err := e.ImageRunnerDigest(ctx, *tag); err == nil && d == sandbox.RunnerDigest() {
+		if d, err := e.ImageRunnerDigest(ctx, *tag); err == nil && d == runner.Digest() {
 			fmt.Fprintf(stdout, "%s is current\n", *tag)
 			return nil
 		}
@@ -417,7 +417,7 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		switch {
 		case err != nil:
 			report(false, "sandbox image", err.Error(), "run `mcp-code-mode build-image`")
-		case digest != sandbox.RunnerDigest():
+		case digest != runner.Digest():
 			report(false, "sandbox image", cfg.Image+" holds an older runner", "run `mcp-code-mode build-image`")
 		default:
 			report(true, "sandbox image", cfg.Image+" is current", "")

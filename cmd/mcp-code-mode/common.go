@@ -98,7 +98,9 @@ func defaultConfigPath() string {
 	return ""
 }
 
-// load reads the configuration (defaults < file < environment < flags).
+// load reads the configuration: flags override the config file, which
+// overrides the MCP_CODE_MODE_* variables, which override the defaults
+// (config.Load reads the last three).
 func (c *common) load() (config.Config, string, error) {
 	path := c.config
 	if path == "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
@@ -71,7 +72,7 @@ func testMain(m *testing.M) int {
 // ensureImage builds the sandbox image when it is missing or holds an older
 // runner.
 func ensureImage(ctx context.Context, e *sandbox.Engine) error {
-	if d, err := e.ImageRunnerDigest(ctx, sandbox.DefaultImage); err == nil && d == sandbox.RunnerDigest() {
+	if d, err := e.ImageRunnerDigest(ctx, sandbox.DefaultImage); err == nil && d == runner.Digest() {
 		return nil
 	}
 	_, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: sandbox.DefaultImage, Log: os.Stderr})

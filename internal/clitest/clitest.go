@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
@@ -97,12 +98,15 @@ func TestServer() string { return serverBin }
 // in it must not outlive the tests.
 func Dir() string { return testDir }
 
-// NeedEngine skips the test when no container engine answers (fails it
-// under CI=true), makes sure the sandbox image holds the current runner, and
+// NeedEngine skips the test in -short mode or when no container engine
+// answers (fails it under CI=true), makes sure the sandbox image holds the current runner, and
 // returns the engine (one connection, shared by the tests and closed by
 // Main).
 func NeedEngine(t testing.TB) *sandbox.Engine {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the container engine; skipped in -short mode")
+	}
 	dockerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -111,7 +115,7 @@ func NeedEngine(t testing.TB) *sandbox.Engine {
 			engineErr = err
 			return
 		}
-		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage); err != nil || d != sandbox.RunnerDigest() {
+		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage); err != nil || d != runner.Digest() {
 			fmt.Fprintf(os.Stderr, "sandbox image %s is missing or stale (%v); building it\n", sandbox.DefaultImage, err)
 			if _, err := e.BuildImage(context.Background(), sandbox.BuildOptions{Tag: sandbox.DefaultImage, Log: os.Stderr}); err != nil {
 				engineErr = fmt.Errorf("build sandbox image: %w", err)

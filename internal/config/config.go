@@ -330,11 +330,6 @@ func (c Config) Spec() sandbox.Spec {
 	}
 }
 
-// ConfiguredServers returns the servers of the config file alone.
-func (c Config) ConfiguredServers(source string) ([]Server, error) {
-	return c.Merge(source, nil)
-}
-
 // Merge returns the servers programs may use: the discovered ones, less
 // those discovery.exclude names, with the config file (source) on top. A
 // complete entry (command or url) adds a server or replaces the discovered

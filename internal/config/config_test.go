@@ -180,9 +180,9 @@ func TestLoadConfigFormats(t *testing.T) {
 			}
 			checkLoaded(t, cfg)
 
-			servers, err := cfg.ConfiguredServers(p)
+			servers, err := cfg.Merge(p, nil)
 			if err != nil {
-				t.Fatalf("ConfiguredServers = %v", err)
+				t.Fatalf("Merge (config file only) = %v", err)
 			}
 			byName := map[string]Server{}
 			for _, s := range servers {
@@ -194,7 +194,7 @@ func TestLoadConfigFormats(t *testing.T) {
 			} {
 				s, ok := byName[name]
 				if !ok {
-					t.Errorf("server %q missing from ConfiguredServers; got %d servers", name, len(servers))
+					t.Errorf("server %q missing from Merge (config file only); got %d servers", name, len(servers))
 					continue
 				}
 				if s.Transport != transport {
@@ -369,7 +369,7 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 }
 
-func TestConfiguredServers(t *testing.T) {
+func TestMergeConfigFileOnly(t *testing.T) {
 	const src = "/etc/mcm.toml"
 	tests := []struct {
 		name    string
@@ -408,10 +408,10 @@ func TestConfiguredServers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Default()
 			cfg.Servers = tt.servers
-			got, err := cfg.ConfiguredServers(src)
+			got, err := cfg.Merge(src, nil)
 			if tt.wantErr != nil {
 				if err == nil {
-					t.Fatalf("ConfiguredServers = %+v, want an error", got)
+					t.Fatalf("Merge (config file only) = %+v, want an error", got)
 				}
 				for _, w := range tt.wantErr {
 					if !strings.Contains(err.Error(), w) {
@@ -421,10 +421,10 @@ func TestConfiguredServers(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("ConfiguredServers = %v", err)
+				t.Fatalf("Merge (config file only) = %v", err)
 			}
 			if len(got) != len(tt.want) {
-				t.Fatalf("ConfiguredServers gave %d servers, want %d: %+v", len(got), len(tt.want), got)
+				t.Fatalf("Merge (config file only) gave %d servers, want %d: %+v", len(got), len(tt.want), got)
 			}
 			for i := range got {
 				if !reflect.DeepEqual(got[i], tt.want[i]) {

@@ -37,8 +37,9 @@ type Spec struct {
 	Entrypoint []string
 }
 
-// DefaultSpec returns the container limits of PRODUCT.md: 256 MiB and no
-// swap, one CPU, 64 processes, 64 open files, a 16 MiB /tmp.
+// DefaultSpec returns the default container limits (config.Default's, as
+// the README's limits table lists them): 256 MiB and no swap, one CPU, 64
+// processes, 64 open files, a 16 MiB /tmp.
 func DefaultSpec() Spec {
 	return Spec{
 		Image:       DefaultImage,
@@ -180,9 +181,6 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 	}
 	return c, nil
 }
-
-// CloseInput ends the runner's stdin.
-func (c *Container) CloseInput() error { return c.attach.CloseWrite() }
 
 // Exit reports how the container ended: its exit code, and whether the
 // kernel killed a process in it for exceeding the memory limit. It waits at

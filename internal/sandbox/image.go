@@ -5,8 +5,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +33,7 @@ const DefaultBase = "python:3.13-slim"
 const BaseDebian = "debian"
 
 // LabelRunnerDigest is the image label holding the SHA-256 (hex) of the
-// runner script baked into the image; see RunnerDigest.
+// runner script baked into the image; see runner.Digest.
 const LabelRunnerDigest = "io.mcp-code-mode.runner-sha256"
 
 // Pull watchdogs: a pull that reports nothing for this long is abandoned.
@@ -66,13 +64,6 @@ type BuildOptions struct {
 	Log io.Writer
 }
 
-// RunnerDigest returns the hex SHA-256 of runner.Script, the value of the
-// LabelRunnerDigest label on an image built by this binary.
-func RunnerDigest() string {
-	sum := sha256.Sum256(runner.Script)
-	return hex.EncodeToString(sum[:])
-}
-
 // ImageExists reports whether the engine has an image named ref.
 func (e *Engine) ImageExists(ctx context.Context, ref string) (bool, error) {
 	_, err := e.cli.ImageInspect(ctx, ref)
@@ -88,7 +79,7 @@ func (e *Engine) ImageExists(ctx context.Context, ref string) (bool, error) {
 
 // ImageRunnerDigest returns the LabelRunnerDigest label of image ref, or ""
 // if the image has none (built by something else). Compare it with
-// RunnerDigest to tell a stale image. A missing image is an error for which
+// runner.Digest to tell a stale image. A missing image is an error for which
 // errdefs.IsNotFound is true.
 func (e *Engine) ImageRunnerDigest(ctx context.Context, ref string) (string, error) {
 	img, err := e.cli.ImageInspect(ctx, ref)
@@ -348,7 +339,7 @@ func (e *Engine) build(ctx context.Context, tag string, buildCtx io.Reader, log 
 		Labels: map[string]string{
 			LabelApp:          AppName,
 			LabelRole:         "image",
-			LabelRunnerDigest: RunnerDigest(),
+			LabelRunnerDigest: runner.Digest(),
 		},
 	})
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,13 +26,6 @@ import (
 // testImage is the tag the tests build; DefaultImage is only built (once)
 // when missing or stale, for the tests of other packages.
 const testImage = "mcp-code-mode-sandbox:test"
-
-func TestImageRunnerDigest(t *testing.T) {
-	sum := sha256.Sum256(runner.Script)
-	if got, want := RunnerDigest(), hex.EncodeToString(sum[:]); got != want {
-		t.Errorf("RunnerDigest() = %s, want %s", got, want)
-	}
-}
 
 func TestImageDockerfile(t *testing.T) {
 	ep, _ := json.Marshal(entrypoint())
@@ -375,8 +366,8 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 	if cfg.Labels[LabelApp] != AppName || cfg.Labels[LabelRole] != "image" {
 		t.Errorf("labels: %v", cfg.Labels)
 	}
-	if d, err := e.ImageRunnerDigest(ctx, testImage); err != nil || d != RunnerDigest() {
-		t.Errorf("ImageRunnerDigest = %q, %v; want %s", d, err, RunnerDigest())
+	if d, err := e.ImageRunnerDigest(ctx, testImage); err != nil || d != runner.Digest() {
+		t.Errorf("ImageRunnerDigest = %q, %v; want %s", d, err, runner.Digest())
 	}
 	if ok, err := e.ImageExists(ctx, testImage); !ok || err != nil {
 		t.Errorf("ImageExists(%s) = %v, %v", testImage, ok, err)
@@ -435,7 +426,7 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 	})
 	_, d := build(BuildOptions{Tag: fromBase, Base: fakeBase})
 	t.Logf("built FROM a local base in %s", d.Round(time.Millisecond))
-	if dg, err := e.ImageRunnerDigest(ctx, fromBase); err != nil || dg != RunnerDigest() {
+	if dg, err := e.ImageRunnerDigest(ctx, fromBase); err != nil || dg != runner.Digest() {
 		t.Errorf("ImageRunnerDigest(%s) = %q, %v", fromBase, dg, err)
 	}
 	r = runInImage(ctx, t, e.cli, fromBase, owner, []string{"python3", "-c", "import asyncio,json,sys; print(sys.version_info >= (3,11))"})
@@ -445,7 +436,7 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 
 	// DefaultImage is what the rest of the project runs; build it if it is
 	// missing or holds another runner, and leave it in place.
-	if d, err := e.ImageRunnerDigest(ctx, DefaultImage); err != nil || d != RunnerDigest() {
+	if d, err := e.ImageRunnerDigest(ctx, DefaultImage); err != nil || d != runner.Digest() {
 		t.Logf("%s missing or stale (%q, %v): building it", DefaultImage, d, err)
 		id, d := build(BuildOptions{}) // automatic base: python:3.13-slim or Debian
 		t.Logf("built %s as %s in %s", DefaultImage, id, d.Round(time.Millisecond))

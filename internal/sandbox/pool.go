@@ -155,13 +155,6 @@ func (p *Pool) refillAfterUse() {
 	p.refillLocked()
 }
 
-// Ready reports how many warm containers wait.
-func (p *Pool) Ready() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.ready)
-}
-
 // Close removes the warm containers and waits for refills to end.
 func (p *Pool) Close() {
 	p.mu.Lock()

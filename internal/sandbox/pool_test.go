@@ -12,13 +12,20 @@ import (
 	"github.com/moby/moby/client"
 )
 
+// ready reports how many warm containers wait in p.
+func ready(p *Pool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ready)
+}
+
 // waitReady waits until the pool holds n warm containers.
 func waitReady(t *testing.T, p *Pool, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for p.Ready() < n {
+	for ready(p) < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("pool has %d warm containers after 30s, want %d", p.Ready(), n)
+			t.Fatalf("pool has %d warm containers after 30s, want %d", ready(p), n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -339,7 +339,7 @@ func TestSearchLimit(t *testing.T) {
 func TestSearchDeterministicTies(t *testing.T) {
 	// Identical tools: equal scores, ordered by server then tool, whatever
 	// the input order.
-	mk := func(order []int) ([]ToolEntry, []string) {
+	mk := func(order []int) []string {
 		base := []ToolEntry{
 			{Server: "zeta", Tool: "send_message", Description: "Send a message"},
 			{Server: "alpha", Tool: "send_message", Description: "Send a message"},
@@ -355,11 +355,11 @@ func TestSearchDeterministicTies(t *testing.T) {
 		for _, h := range hits {
 			got = append(got, es[h.Index].Server+"."+es[h.Index].Tool)
 		}
-		return es, got
+		return got
 	}
-	_, a := mk([]int{0, 1, 2, 3})
-	_, b := mk([]int{3, 2, 1, 0})
-	_, c := mk([]int{2, 0, 3, 1})
+	a := mk([]int{0, 1, 2, 3})
+	b := mk([]int{3, 2, 1, 0})
+	c := mk([]int{2, 0, 3, 1})
 	if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(a, c) {
 		t.Errorf("order depends on input: %v / %v / %v", a, b, c)
 	}

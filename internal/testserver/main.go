@@ -125,19 +125,21 @@ func argNumber(m map[string]any, key string) (json.Number, bool) {
 	return "", false
 }
 
-func argInt(m map[string]any, key string) (int64, bool) {
+// argInt returns m[key] as an integer (a fraction truncated), or 0 when it
+// is missing or not a number.
+func argInt(m map[string]any, key string) int64 {
 	n, ok := argNumber(m, key)
 	if !ok {
-		return 0, false
+		return 0
 	}
 	if i, err := n.Int64(); err == nil {
-		return i, true
+		return i
 	}
 	f, err := n.Float64()
 	if err != nil {
-		return 0, false
+		return 0
 	}
-	return int64(f), true
+	return int64(f)
 }
 
 func schema(s string) json.RawMessage {
@@ -267,7 +269,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			"ms":{"type":"integer","minimum":0,"maximum":600000,"description":"Milliseconds to sleep"}},
 		  "required":["ms"],"additionalProperties":false}`, "", readOnly),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			ms, _ := argInt(args(req), "ms")
+			ms := argInt(args(req), "ms")
 			if ms < 0 {
 				ms = 0
 			}
@@ -305,7 +307,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			"bytes":{"type":"integer","minimum":0,"description":"Number of 'x' characters to return"}},
 		  "required":["bytes"],"additionalProperties":false}`, "", readOnly),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			n, _ := argInt(args(req), "bytes")
+			n := argInt(args(req), "bytes")
 			if n < 0 {
 				n = 0
 			}
