@@ -111,7 +111,7 @@ func New(opts Options) (*CodeMode, error) {
 	if source == "" {
 		source = "codemode.Options"
 	}
-	servers, err := cfg.ConfiguredServers(source)
+	servers, err := cfg.Merge(source, nil)
 	if err != nil {
 		return nil, fmt.Errorf("codemode: %w", err)
 	}

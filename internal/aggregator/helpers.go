@@ -190,7 +190,7 @@ func (a *Aggregator) tools(ctx context.Context, e *entry) ([]upstream.Tool, erro
 		return nil, ctx.Err()
 	}
 	defer func() { <-a.startSem }()
-	_, tools, _, err := e.up.Acquire(ctx)
+	tools, _, err := e.up.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", refuse("server %q could not be started", e.srv.Name), err)
 	}

@@ -79,9 +79,13 @@ func ensureImage(ctx context.Context, e *sandbox.Engine) error {
 	return err
 }
 
-// needEngine skips the test without an engine, or fails it under CI.
+// needEngine skips the test in -short mode or without an engine, or fails
+// it under CI.
 func needEngine(t *testing.T) *sandbox.Engine {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the container engine; skipped in -short mode")
+	}
 	if engine == nil {
 		testenv.SkipOrFail(t, "no container engine reachable (start dockerd, or set DOCKER_HOST): %v", engineErr)
 	}

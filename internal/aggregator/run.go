@@ -121,7 +121,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Spec()) })
 	for i, e := range entries {
 		wg.Go(func() {
-			_, tools, gen, err := e.up.Acquire(runCtx)
+			tools, gen, err := e.up.Acquire(runCtx)
 			if err != nil {
 				startErrs[i] = err
 				return

@@ -2,6 +2,7 @@ package aggregator
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -221,15 +222,25 @@ print(await mcp_t.echo({"message": "x", "upper": True}))
 	}
 }
 
-func TestAServerThatFailsToStartIsReportedWithItsStderr(t *testing.T) {
+// A server that does not start is reported with the cause in words (its
+// exit status), which the model may see; what it wrote on stderr only in
+// Detail, for the user (doctor and the log).
+func TestAServerThatFailsToStartIsReportedWithItsStderrForTheUserOnly(t *testing.T) {
 	bad := config.Server{Name: "bad", Transport: config.TransportStdio, Command: "sh",
 		Args: []string{"-c", "echo 'cannot open database: permission denied' >&2; exit 3"}}
 	a := newAgg(t, nil, bad)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	res := a.Run(ctx, Request{Code: "print(1)", Servers: []string{"bad"}})
-	if res.Error == nil || !strings.Contains(*res.Error, `start server "bad"`) || !strings.Contains(*res.Error, "permission denied") {
-		t.Fatalf("error %s", deref(res.Error))
+	_, err := a.Tools(ctx, []string{"bad"})
+	var se *upstream.StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("Tools(bad) = %v, want a StartError", err)
+	}
+	if msg := se.Error(); !strings.Contains(msg, `start server "bad"`) || !strings.Contains(msg, "exited with status 3") || strings.Contains(msg, "permission denied") {
+		t.Errorf("the message the model may see: %s", msg)
+	}
+	if d := se.Detail(); !strings.Contains(d, "its stderr ends: cannot open database: permission denied") {
+		t.Errorf("the user's detail: %s", d)
 	}
 }
 

@@ -158,7 +158,7 @@ func golden(servers []config.Server, problems []Problem, root string) []byte {
 
 // TestDiscoverGolden reads a fake HOME with a config for every client and a
 // fake project, and compares every server and every problem with
-// testdata/discover.golden.json (go test ./discovery -update rewrites it).
+// testdata/discover.golden.json (go test ./internal/discovery -update rewrites it).
 func TestDiscoverGolden(t *testing.T) {
 	opts, root := fixture(t)
 	before := treeHash(t, root)
@@ -175,10 +175,10 @@ func TestDiscoverGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./discovery -update)", err)
+		t.Fatalf("%v (run go test ./internal/discovery -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("Discover differs from %s (go test ./discovery -update, then review the diff):\n%s", path, lineDiff(string(want), string(got)))
+		t.Errorf("Discover differs from %s (go test ./internal/discovery -update, then review the diff):\n%s", path, lineDiff(string(want), string(got)))
 	}
 
 	// Properties the golden file shows, checked by name so a careless

@@ -32,7 +32,7 @@ func seccompProfile() ([]byte, error) {
 	for _, sc := range p.Syscalls {
 		sc.Names = slices.DeleteFunc(sc.Names, func(n string) bool { return slices.Contains(deniedSyscalls, n) })
 	}
-	p.Syscalls = slices.DeleteFunc(p.Syscalls, func(sc *seccomp.Syscall) bool { return len(sc.Names) == 0 && sc.Name == "" })
+	p.Syscalls = slices.DeleteFunc(p.Syscalls, func(sc *seccomp.Syscall) bool { return len(sc.Names) == 0 })
 	b, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("seccomp profile: %w", err)

@@ -65,6 +65,7 @@ type session struct {
 	cancel context.CancelFunc // ends the connection (and a stdio child)
 	pgid   atomic.Int64       // stdio: the child's process group
 	stderr *tail.Buffer       // stdio: the end of what the child wrote on stderr
+	cmd    *exec.Cmd          // stdio: the child
 	dead   atomic.Bool        // the transport failed; start anew on next use
 }
 
@@ -166,14 +167,15 @@ func (u *Server) refresh(sess *session) {
 	}
 }
 
-// Acquire returns a live session and the tool list with its generation,
+// Acquire makes sure the server is running and returns its tool list with
+// the list's generation,
 // starting the server if needed. The caller must call release when its run
 // ends.
-func (u *Server) Acquire(ctx context.Context) (*session, []Tool, uint64, error) {
+func (u *Server) Acquire(ctx context.Context) ([]Tool, uint64, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.closed {
-		return nil, nil, 0, fmt.Errorf("server %q: shutting down", u.srv.Name)
+		return nil, 0, fmt.Errorf("server %q: shutting down", u.srv.Name)
 	}
 	if u.sess != nil && u.sess.dead.Load() {
 		u.stopLocked("it failed")
@@ -181,7 +183,7 @@ func (u *Server) Acquire(ctx context.Context) (*session, []Tool, uint64, error) 
 	if u.sess == nil {
 		sess, tools, err := u.start(ctx)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, 0, err
 		}
 		u.sess = sess
 		u.setToolsLocked(tools)
@@ -190,7 +192,7 @@ func (u *Server) Acquire(ctx context.Context) (*session, []Tool, uint64, error) 
 	if u.idle != nil {
 		u.idle.Stop()
 	}
-	return u.sess, u.tools, u.gen, nil
+	return u.tools, u.gen, nil
 }
 
 // Release marks one user gone; the last one arms the idle timer.
@@ -345,11 +347,17 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 			cancel()
 		}
 		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr)}
+		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
+			se.Exit = sess.cmd.ProcessState.ExitCode()
+		}
 		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
 			se.msg = fmt.Sprintf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
 				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %s", u.srv.Name, u.Redact(err.Error()))
 		} else {
 			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.Redact(err.Error()))
+			if se.Exit > 0 {
+				se.msg += fmt.Sprintf("; it exited with status %d", se.Exit)
+			}
 			if stderr != "" {
 				se.msg += " (what it wrote on stderr is in the log, and `mcp-code-mode doctor` shows it)"
 			}
@@ -395,6 +403,7 @@ type StartError struct {
 	Server string
 	Err    error  // the cause, unredacted: for errors.Is, never for display
 	Stderr string // the end of the server's standard error, redacted
+	Exit   int    // a stdio server's exit status, when it exited (else 0)
 	msg    string
 }
 
@@ -481,6 +490,7 @@ func (u *Server) stdioClient(life context.Context, sess *session) (*client.Clien
 	}
 	if started != nil && started.Process != nil {
 		sess.pgid.Store(int64(started.Process.Pid))
+		sess.cmd = started
 	}
 	return c, nil
 }
