@@ -162,3 +162,34 @@ func TestNoSecretReachesTheModelWhenAServerFailsToStart(t *testing.T) {
 		t.Errorf("Detail, for the user, should show the stderr with the configured secret redacted: %s", d)
 	}
 }
+
+// Legal data the runner could not take must not kill the run: a result
+// nested 3,000 levels deep (Python's recursion would give out decoding it)
+// and a result over the 4 MiB a reply line may carry become ToolErrors the
+// program catches, and the run goes on.
+func TestTheRunSurvivesResultsTheRunnerCouldNotTake(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor, testenv.Podman)
+	needEngine(t)
+	srv, _ := testServer(t, "t")
+	a := newAgg(t, func(c *config.Config) { c.Limits.MaxResultBytes = 16 << 20 }, srv)
+	res := run(t, a, `
+for name, call in (("deep", lambda: mcp_t.deep(depth=3000)), ("huge", lambda: mcp_t.huge(bytes=5_000_000))):
+    try:
+        await call()
+        print(name, "returned")
+    except ToolError as e:
+        print(name, "refused:", e)
+print("shallow", await mcp_t.deep(depth=50) is not None)
+print("alive")
+`, "t")
+	mustSucceed(t, res)
+	for _, want := range []string{
+		"deep refused: the answer of t.deep nests deeper than 100 levels",
+		"huge refused: the answer of t.huge is 5000002 bytes, more than a reply may carry",
+		"shallow True\nalive\n",
+	} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.Stdout)
+		}
+	}
+}

@@ -217,6 +217,24 @@ type runState struct {
 	calls   sync.WaitGroup
 }
 
+// reply sends the answer to a call or helper request m. A value the runner
+// could not take (a line over its limit, or nesting deep enough to exhaust
+// Python's recursion while it is decoded) would end the run; it becomes a
+// failure the program can catch instead.
+func (s *runState) reply(m runner.Message, r runner.Reply) {
+	what := m.Method
+	if m.Type == runner.TypeCall {
+		what = m.Server + "." + m.Tool
+	}
+	switch {
+	case len(r.Value) > runner.MaxHostLine-64<<10:
+		r = runner.Failure(r.ID, fmt.Sprintf("the answer of %s is %d bytes, more than a reply may carry (%d MiB): ask for less (one tool, detail=\"summary\", a smaller page)", what, len(r.Value), runner.MaxHostLine>>20))
+	case runner.Depth(r.Value) > runner.MaxDepth:
+		r = runner.Failure(r.ID, fmt.Sprintf("the answer of %s nests deeper than %d levels", what, runner.MaxDepth))
+	}
+	s.send(r)
+}
+
 func (s *runState) send(v any) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -291,13 +309,13 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 				finished = true
 			case runner.TypeCall:
 				s.calls.Go(func() {
-					s.send(s.call(callCtx, m))
+					s.reply(m, s.call(callCtx, m))
 					if s.progress != nil {
 						s.progress(int(s.budget.used.Load()))
 					}
 				})
 			case runner.TypeRPC:
-				s.calls.Go(func() { s.send(s.rpc(callCtx, m)) })
+				s.calls.Go(func() { s.reply(m, s.rpc(callCtx, m)) })
 			}
 		case err := <-readErr:
 			switch {

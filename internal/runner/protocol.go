@@ -41,6 +41,43 @@ const (
 // limited to far less (16 KiB by default); this bounds the parser's memory.
 const MaxLine = 256 << 10
 
+// MaxHostLine is the longest line the runner accepts from the host (its
+// MAX_HOST_LINE): a reply longer than this would end the run, so the host
+// refuses to send one.
+const MaxHostLine = 4 << 20
+
+// MaxDepth is the deepest nesting of arrays and objects the host sends the
+// runner in a value: far below Python's recursion limit, which a deeper
+// value would hit while the supervisor decodes it.
+const MaxDepth = 100
+
+// Depth returns how deeply the arrays and objects of the JSON text b nest
+// (0 for a scalar). It does not check that b is valid JSON.
+func Depth(b []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // ErrProtocol marks every violation of the protocol by the runner: anything
 // that is not a well-formed message of a known type.
 var ErrProtocol = errors.New("protocol violation")

@@ -164,3 +164,22 @@ func FuzzParseMessage(f *testing.F) {
 		_ = m2
 	})
 }
+
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`"[[["`, 0},
+		{`[]`, 1},
+		{`{"a":[{"b":[]}]}`, 4},
+		{`["\"[", {"x": "\\"}, [[]]]`, 3},
+		{strings.Repeat("[", 3000) + strings.Repeat("]", 3000), 3000},
+	}
+	for _, tt := range tests {
+		if got := Depth([]byte(tt.in)); got != tt.want {
+			t.Errorf("Depth(%.40s) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}

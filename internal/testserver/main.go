@@ -314,6 +314,17 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultText(strings.Repeat("x", int(n))), nil
 		})
 
+	s.AddTool(tool("deep", "Return deeply nested data",
+		"A hostile result: structured content of arrays nested `depth` levels deep.",
+		`{"type":"object","properties":{
+			"depth":{"type":"integer","minimum":0,"maximum":100000,"description":"How many levels to nest"}},
+		  "required":["depth"],"additionalProperties":false}`, "", readOnly),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := int(argInt(args(req), "depth"))
+			raw := json.RawMessage(`{"v":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("deep")}, RawStructuredContent: raw}, nil
+		})
+
 	s.AddTool(tool("structured", "Structured result",
 		`Return the fixed structured content {"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}],"total":2}, described by an outputSchema.`,
 		`{"type":"object","properties":{},"additionalProperties":false}`,
