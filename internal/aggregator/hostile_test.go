@@ -1,8 +1,13 @@
 package aggregator
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,5 +196,67 @@ print("alive")
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Stdout)
 		}
+	}
+}
+
+// A server that fails to start is started once for a flood of helper
+// requests, not once each: the requests that arrive during the start share
+// it, and the failure is remembered for a back-off period.
+func TestAFloodOfHelperCallsStartsABrokenServerOnce(t *testing.T) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	broken := config.Server{Name: "broken", Transport: config.TransportStdio, Command: "sh", Source: "test",
+		Args: []string{"-c", "echo start >> " + starts + "; exit 1"}}
+	a := newAgg(t, nil, broken)
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for range 200 {
+		wg.Go(func() {
+			if _, err := a.helper(t.Context(), "query_tool_docs", json.RawMessage(`{"server":"broken"}`), nil); err != nil {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	b, _ := os.ReadFile(starts)
+	if n := strings.Count(string(b), "start"); n != 1 || refused.Load() != 200 {
+		t.Fatalf("the broken server was started %d times for 200 requests (%d refused); want once, all refused", n, refused.Load())
+	}
+	_, err := a.Tools(t.Context(), []string{"broken"})
+	if err == nil || !strings.Contains(err.Error(), "not started again for another") {
+		t.Fatalf("a request within the back-off: %v", err)
+	}
+}
+
+// A server that never answers initialize delays only those who need it:
+// the listing helpers of other requests answer while its start is still
+// in progress.
+func TestAHangingServerDoesNotBlockOthers(t *testing.T) {
+	hang := config.Server{Name: "hang", Transport: config.TransportStdio, Command: "sh", Args: []string{"-c", "exec sleep 600"}, Source: "test"}
+	ok := config.Server{Name: "ok", Transport: config.TransportStdio, Command: testServerBin, Args: []string{"-name", "ok"}, Source: "test"}
+	a := newAgg(t, func(c *config.Config) { c.Limits.ConnectTimeout = 20 * time.Second }, hang, ok)
+	started := make(chan error, 1)
+	go func() {
+		_, err := a.Tools(t.Context(), []string{"hang"})
+		started <- err
+	}()
+	// Let the hanging start begin, then ask for the lists.
+	time.Sleep(500 * time.Millisecond)
+	for _, method := range []string{"discovered_servers", "list_servers", "capability_summary"} {
+		if _, err := a.helper(t.Context(), method, json.RawMessage(`{}`), nil); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		select {
+		case err := <-started:
+			t.Fatalf("%s answered only after the hanging server's start ended (%v)", method, err)
+		default:
+		}
+	}
+	if _, err := a.Tools(t.Context(), []string{"ok"}); err != nil {
+		t.Fatalf("another server, while one hangs: %v", err)
+	}
+	select {
+	case err := <-started:
+		t.Fatalf("the hanging server's start ended before the others were served (%v)", err)
+	default:
 	}
 }

@@ -90,6 +90,11 @@ type Server struct {
 	wg     sync.WaitGroup // sessions being closed
 
 	restarts []time.Time // restarts after a failure, within the last RestartWindow
+
+	starting chan struct{} // closed when the start in progress ends; nil when none is
+	failures int           // starts that failed in a row
+	failedAt time.Time     // when the last of them failed
+	lastErr  error         // why
 }
 
 // A server that fails is restarted on its next call, at most MaxRestarts
@@ -167,32 +172,100 @@ func (u *Server) refresh(sess *session) {
 	}
 }
 
-// Acquire makes sure the server is running and returns its tool list with
-// the list's generation,
-// starting the server if needed. The caller must call release when its run
-// ends.
+// Acquire makes sure the server is running (starting it if needed, see
+// ensure) and returns its tool list with the list's generation. The caller
+// must call Release when its run ends.
 func (u *Server) Acquire(ctx context.Context) ([]Tool, uint64, error) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.closed {
-		return nil, 0, fmt.Errorf("server %q: shutting down", u.srv.Name)
-	}
-	if u.sess != nil && u.sess.dead.Load() {
-		u.stopLocked("it failed")
-	}
-	if u.sess == nil {
-		sess, tools, err := u.start(ctx)
-		if err != nil {
+	for {
+		if err := u.ensure(ctx); err != nil {
 			return nil, 0, err
 		}
-		u.sess = sess
-		u.setToolsLocked(tools)
+		u.mu.Lock()
+		if u.sess != nil && !u.closed {
+			u.active++
+			if u.idle != nil {
+				u.idle.Stop()
+			}
+			tools, gen := u.tools, u.gen
+			u.mu.Unlock()
+			return tools, gen, nil
+		}
+		u.mu.Unlock() // stopped in between: start it again
 	}
-	u.active++
-	if u.idle != nil {
-		u.idle.Stop()
+}
+
+// ensure returns once the server has a live session, starting one if it
+// has none (or a dead one). Every path that starts the server comes here:
+// one start at a time, which the callers that arrive meanwhile wait for and
+// share, with no lock held while it runs (a server that hangs in its
+// handshake delays only those who need it); and after a failed start, none
+// for a back-off period (see backoff), so a flood of calls or helper
+// requests cannot start a broken server again and again.
+func (u *Server) ensure(ctx context.Context) error {
+	for {
+		u.mu.Lock()
+		if u.closed {
+			u.mu.Unlock()
+			return fmt.Errorf("server %q: shutting down", u.srv.Name)
+		}
+		if u.sess != nil && u.sess.dead.Load() {
+			u.stopLocked("it failed")
+		}
+		if u.sess != nil {
+			u.mu.Unlock()
+			return nil
+		}
+		if wait := u.starting; wait != nil {
+			u.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if u.failures > 0 {
+			if left := time.Until(u.failedAt.Add(backoff(u.failures))); left > 0 {
+				err := u.lastErr
+				u.mu.Unlock()
+				return fmt.Errorf("%w; it failed %d time(s) in a row and is not started again for another %v", err, u.failures, left.Round(time.Second))
+			}
+		}
+		done := make(chan struct{})
+		u.starting = done
+		u.mu.Unlock()
+
+		sess, tools, err := u.start(ctx)
+
+		u.mu.Lock()
+		u.starting = nil
+		switch {
+		case err != nil:
+			// A start cut short by its caller says nothing of the server.
+			if ctx.Err() == nil {
+				u.failures++
+				u.failedAt, u.lastErr = time.Now(), err
+			}
+		case u.closed:
+			u.wg.Go(sess.stop)
+			err = fmt.Errorf("server %q: shutting down", u.srv.Name)
+		default:
+			u.failures = 0
+			u.sess = sess
+			u.setToolsLocked(tools)
+		}
+		close(done)
+		u.mu.Unlock()
+		if err != nil {
+			return err
+		}
 	}
-	return u.tools, u.gen, nil
+}
+
+// backoff is how long a server that failed to start n times in a row is
+// left alone: 10 s, doubling, at most 5 minutes.
+func backoff(n int) time.Duration {
+	return min(10*time.Second<<min(n-1, 5), 5*time.Minute)
 }
 
 // Release marks one user gone; the last one arms the idle timer.
@@ -232,7 +305,11 @@ func (u *Server) Close() {
 	if u.sess != nil {
 		u.stopLocked("shutdown")
 	}
+	starting := u.starting
 	u.mu.Unlock()
+	if starting != nil {
+		<-starting // its session is stopped as soon as it is up
+	}
 	u.wg.Wait()
 }
 
@@ -666,47 +743,42 @@ func (u *Server) Call(ctx context.Context, tool string, args json.RawMessage) (*
 // the calls of the runs that hold it; see MaxRestarts.
 func (u *Server) restart(ctx context.Context, old *session) error {
 	u.mu.Lock()
-	defer u.mu.Unlock()
 	if u.closed {
+		u.mu.Unlock()
 		return fmt.Errorf("server %q: shutting down", u.srv.Name)
 	}
 	if u.sess != old && u.sess != nil && !u.sess.dead.Load() {
+		u.mu.Unlock()
 		return nil // another call restarted it already
 	}
 	now := time.Now()
 	u.restarts = slices.DeleteFunc(u.restarts, func(t time.Time) bool { return now.Sub(t) > RestartWindow })
 	if len(u.restarts) >= MaxRestarts {
-		return fmt.Errorf("%w: %d restarts within %v", ErrRestartLimit, len(u.restarts), RestartWindow)
+		n := len(u.restarts)
+		u.mu.Unlock()
+		return fmt.Errorf("%w: %d restarts within %v", ErrRestartLimit, n, RestartWindow)
 	}
 	u.restarts = append(u.restarts, now)
-	if u.sess != nil {
-		u.stopLocked("it failed")
+	if old != nil {
+		old.dead.Store(true)
 	}
+	u.mu.Unlock()
 	u.log.Info("restarting the wrapped server after a failure")
-	sess, tools, err := u.start(ctx)
-	if err != nil {
+	if err := u.ensure(ctx); err != nil {
 		return fmt.Errorf("%w: %w", ErrNotRestarted, err)
 	}
-	u.sess = sess
-	u.setToolsLocked(tools)
 	return nil
 }
 
 // renew replaces a session the server no longer knows with a new one.
 func (u *Server) renew(ctx context.Context, old *session) error {
 	u.mu.Lock()
-	defer u.mu.Unlock()
 	if u.sess != old {
+		u.mu.Unlock()
 		return nil // another call renewed it already
 	}
-	u.log.Info("renewing the session the server dropped")
 	old.dead.Store(true)
-	sess, tools, err := u.start(ctx)
-	if err != nil {
-		return err
-	}
-	u.wg.Go(old.stop)
-	u.sess = sess
-	u.setToolsLocked(tools)
-	return nil
+	u.mu.Unlock()
+	u.log.Info("renewing the session the server dropped")
+	return u.ensure(ctx)
 }
