@@ -401,6 +401,8 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	res, err := mod.up.Call(cctx, m.Tool, args)
 	if err != nil {
 		switch {
+		case errors.Is(err, upstream.ErrMessageTooLarge):
+			return nil, refuse("%s answered %s with a message over the %d-byte limit (limits.max_message_bytes); it was refused unread", mod.srv.Name, m.Tool, limits.MaxMessageBytes)
 		case errors.Is(err, upstream.ErrServerDown):
 			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
 		case errors.Is(err, upstream.ErrRestartLimit):

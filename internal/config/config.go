@@ -37,11 +37,15 @@ type Limits struct {
 	CallTimeout    time.Duration `koanf:"call_timeout"`     // per tool call
 	MaxArgBytes    int           `koanf:"max_arg_bytes"`    // JSON size of one call's arguments
 	MaxResultBytes int           `koanf:"max_result_bytes"` // JSON size of one call's result; larger is refused
-	MaxOutputBytes int           `koanf:"max_output_bytes"` // printed output kept (head and tail)
-	StopOutput     int           `koanf:"stop_output"`      // printed output after which the run is stopped
-	MaxErrorChars  int           `koanf:"max_error_chars"`  // length of an error message that reaches the code
-	ServerIdle     time.Duration `koanf:"server_idle"`      // an unused wrapped server is stopped after this
-	ConnectTimeout time.Duration `koanf:"connect_timeout"`  // starting a wrapped server and listing its tools
+	// MaxMessageBytes bounds one message from a wrapped server (a stdio
+	// line, an HTTP body, an SSE event), read as it streams in: a larger
+	// one is not held, and fails that call (or start).
+	MaxMessageBytes int           `koanf:"max_message_bytes"`
+	MaxOutputBytes  int           `koanf:"max_output_bytes"` // printed output kept (head and tail)
+	StopOutput      int           `koanf:"stop_output"`      // printed output after which the run is stopped
+	MaxErrorChars   int           `koanf:"max_error_chars"`  // length of an error message that reaches the code
+	ServerIdle      time.Duration `koanf:"server_idle"`      // an unused wrapped server is stopped after this
+	ConnectTimeout  time.Duration `koanf:"connect_timeout"`  // starting a wrapped server and listing its tools
 
 	MemoryBytes int64   `koanf:"memory_bytes"` // container memory (no swap)
 	CPUs        float64 `koanf:"cpus"`         // container CPUs
@@ -58,23 +62,24 @@ type Limits struct {
 func DefaultLimits() Limits {
 	spec := sandbox.DefaultSpec()
 	return Limits{
-		Deadline:       90 * time.Second,
-		MaxCalls:       200,
-		MaxHelperCalls: 1000,
-		CallTimeout:    30 * time.Second,
-		MaxArgBytes:    16 << 10,
-		MaxResultBytes: 64 << 10,
-		MaxOutputBytes: 8 << 10,
-		StopOutput:     1 << 20,
-		MaxErrorChars:  500,
-		ServerIdle:     10 * time.Minute,
-		ConnectTimeout: 60 * time.Second,
-		MemoryBytes:    spec.MemoryBytes,
-		CPUs:           float64(spec.NanoCPUs) / 1e9,
-		Pids:           spec.Pids,
-		OpenFiles:      spec.OpenFiles,
-		TmpfsBytes:     spec.TmpfsBytes,
-		Warm:           2,
+		Deadline:        90 * time.Second,
+		MaxCalls:        200,
+		MaxHelperCalls:  1000,
+		CallTimeout:     30 * time.Second,
+		MaxArgBytes:     16 << 10,
+		MaxResultBytes:  64 << 10,
+		MaxMessageBytes: 4 << 20,
+		MaxOutputBytes:  8 << 10,
+		StopOutput:      1 << 20,
+		MaxErrorChars:   500,
+		ServerIdle:      10 * time.Minute,
+		ConnectTimeout:  60 * time.Second,
+		MemoryBytes:     spec.MemoryBytes,
+		CPUs:            float64(spec.NanoCPUs) / 1e9,
+		Pids:            spec.Pids,
+		OpenFiles:       spec.OpenFiles,
+		TmpfsBytes:      spec.TmpfsBytes,
+		Warm:            2,
 
 		ServerConcurrency: 50,
 		ConcurrentRuns:    8,
@@ -300,6 +305,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.max_calls and limits.max_helper_calls must not be negative")
 	case l.MaxArgBytes <= 0 || l.MaxResultBytes <= 0 || l.MaxOutputBytes <= 0 || l.StopOutput <= 0:
 		return fmt.Errorf("limits on sizes must be positive")
+	case l.MaxMessageBytes < 64<<10 || l.MaxMessageBytes < l.MaxResultBytes:
+		return fmt.Errorf("limits.max_message_bytes must be at least 64 KiB and at least limits.max_result_bytes, got %d", l.MaxMessageBytes)
 	case l.MaxErrorChars < 20:
 		return fmt.Errorf("limits.max_error_chars must be at least 20, got %d", l.MaxErrorChars)
 	case l.MemoryBytes < 32<<20:

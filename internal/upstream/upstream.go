@@ -66,7 +66,24 @@ type session struct {
 	pgid   atomic.Int64       // stdio: the child's process group
 	stderr *tail.Buffer       // stdio: the end of what the child wrote on stderr
 	cmd    *exec.Cmd          // stdio: the child
+	stdout *os.File           // stdio: the read end of its stdout
+	exited chan struct{}      // stdio: closed once the child has been waited for
 	dead   atomic.Bool        // the transport failed; start anew on next use
+	// tooLarge is set when a message from the server went over
+	// limits.max_message_bytes (a transport may not say so itself).
+	tooLarge atomic.Bool
+	// streamed: every answer comes on one stream (stdio, SSE), which a
+	// message over the limit ends for all calls in flight.
+	streamed bool
+}
+
+// overflowed ends a streamed session whose stream carried a message over
+// the limit: its calls in flight fail now, not at their timeouts.
+func (s *session) overflowed() {
+	s.dead.Store(true)
+	if s.c != nil {
+		go func() { _ = s.c.Close() }()
+	}
 }
 
 // Server owns one wrapped server: it starts it on first use, keeps it
@@ -325,7 +342,9 @@ func (s *session) stop() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = s.c.Close()
+		if s.c != nil {
+			_ = s.c.Close()
+		}
 	}()
 	select {
 	case <-done:
@@ -336,6 +355,10 @@ func (s *session) stop() {
 	}
 	s.cancel()
 	<-done
+	if s.exited != nil {
+		<-s.exited
+		s.stdout.Close()
+	}
 }
 
 // start connects to the server, initializes and lists its tools. A remote
@@ -386,20 +409,24 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	var err error
 	switch u.srv.Transport {
 	case config.TransportStdio, "":
+		sess.streamed = true
 		sess.stderr = &tail.Buffer{Max: 4 << 10}
-		sess.c, err = u.stdioClient(life, sess)
+		sess.c, err = u.stdioClient(sess)
 	case config.TransportHTTP:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
-			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log))
+			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log),
+				transport.WithHTTPBasicClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, nil)))
 		}
 	case config.TransportSSE:
+		sess.streamed = true
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
 			// mcp-go's own waits (30 s for the endpoint, 60 s for each
 			// answer) would cut calls the configured timeouts allow; the
 			// contexts of the handshake and of each call bound them instead.
 			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers), transport.WithSSELogger(u.log),
+				transport.WithHTTPClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, sess.overflowed)),
 				transport.WithEndpointTimeout(u.limits.ConnectTimeout),
 				transport.WithResponseTimeout(max(u.limits.CallTimeout, u.limits.ConnectTimeout)))
 		}
@@ -418,10 +445,9 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	if err != nil {
 		// Read what the child said before its pipes are closed.
 		stderr := sess.stderrTail()
-		if sess.c != nil {
-			sess.stop()
-		} else {
-			cancel()
+		sess.stop()
+		if sess.tooLarge.Load() {
+			err = fmt.Errorf("%w: it sent a message over %d bytes (limits.max_message_bytes)", ErrMessageTooLarge, u.limits.MaxMessageBytes)
 		}
 		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr)}
 		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
@@ -538,38 +564,44 @@ func (u *Server) Redact(s string) string {
 	return s
 }
 
-func (u *Server) stdioClient(life context.Context, sess *session) (*client.Client, error) {
-	env := u.childEnv()
-	var started *exec.Cmd
-	tr := transport.NewStdioWithOptions(u.srv.Command, nil, u.srv.Args,
-		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
-			cmd := exec.CommandContext(ctx, command, args...)
-			cmd.Dir = u.srv.Cwd
-			cmd.Env = env
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			cmd.Cancel = func() error {
-				if cmd.Process == nil {
-					return nil
-				}
-				return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			}
-			cmd.WaitDelay = 3 * time.Second
-			started = cmd
-			return cmd, nil
-		}),
-		transport.WithCommandStderrWriter(sess.stderr),
-		transport.WithCommandLogger(slog.New(slog.DiscardHandler)),
-	)
-	c := client.NewClient(tr)
-	// The process starts inside Start; record its group right after.
-	if err := c.Start(life); err != nil {
+func (u *Server) stdioClient(sess *session) (*client.Client, error) {
+	cmd := exec.Command(u.srv.Command, u.srv.Args...)
+	cmd.Dir = u.srv.Cwd
+	cmd.Env = u.childEnv()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = sess.stderr
+	cmd.WaitDelay = 3 * time.Second
+	// Pipes of our own: the child's stdout is read through the message
+	// limit, and Wait does not close what is still being read.
+	inR, inW, err := os.Pipe()
+	if err != nil {
 		return nil, err
 	}
-	if started != nil && started.Process != nil {
-		sess.pgid.Store(int64(started.Process.Pid))
-		sess.cmd = started
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
 	}
-	return c, nil
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	sess.pgid.Store(int64(cmd.Process.Pid))
+	sess.cmd, sess.stdout = cmd, outR
+	sess.exited = make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(sess.exited)
+	}()
+	tr := transport.NewIO(&messageLimit{r: outR, max: u.limits.MaxMessageBytes, over: &sess.tooLarge, onOver: sess.overflowed}, inW, nil)
+	transport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr)
+	return client.NewClient(tr), nil
 }
 
 // headers are the request headers of a remote server: its own, and those
@@ -725,6 +757,8 @@ func (u *Server) Call(ctx context.Context, tool string, args json.RawMessage) (*
 		switch {
 		case err == nil:
 			return res, nil
+		case errors.Is(err, ErrMessageTooLarge) || sess.streamed && sess.tooLarge.Load() || !sess.streamed && sess.tooLarge.Swap(false):
+			return nil, fmt.Errorf("%w: over %d bytes (limits.max_message_bytes)", ErrMessageTooLarge, u.limits.MaxMessageBytes)
 		case errors.Is(err, transport.ErrSessionTerminated) && !renewed:
 			renewed = true
 			if rerr := u.renew(ctx, sess); rerr != nil {
