@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -32,6 +35,9 @@ type HTTPOptions struct {
 	// get CORS headers and their preflights are answered. Pages of any other
 	// origin get no CORS headers, so a browser keeps the answers from them.
 	AllowedOrigins []string
+	// BodyTimeout bounds the reading of a request's body (default 30 s), so
+	// a client that sends it slowly does not hold a handler.
+	BodyTimeout time.Duration
 }
 
 // HTTPHandler serves run_python over streamable HTTP at /mcp. It refuses
@@ -103,8 +109,36 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		if r.ContentLength != 0 && r.Body != http.NoBody {
+			// The deadline covers the body only: it is lifted once the body
+			// is read, so a long answer (an SSE stream) is not cut by it.
+			rc := http.NewResponseController(w)
+			timeout := opts.BodyTimeout
+			if timeout <= 0 {
+				timeout = 30 * time.Second
+			}
+			if rc.SetReadDeadline(time.Now().Add(timeout)) == nil {
+				r.Body = &bodyDeadline{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bodyDeadline lifts the read deadline of a request once its body has been
+// read to the end (or failed).
+type bodyDeadline struct {
+	io.ReadCloser
+	lift func()
+	once sync.Once
+}
+
+func (b *bodyDeadline) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.once.Do(b.lift)
+	}
+	return n, err
 }
 
 // MaxRequestBytes bounds the body of one HTTP request: a run_python call

@@ -1,13 +1,16 @@
 package aggregator
 
 import (
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHTTPGuardRefusesForeignHostsOriginsAndMissingTokens(t *testing.T) {
@@ -210,5 +213,48 @@ func TestLoadOrCreateToken(t *testing.T) {
 	}
 	if _, err := LoadOrCreateToken(path); err == nil || !strings.Contains(err.Error(), "shorter") {
 		t.Errorf("a short token: %v", err)
+	}
+}
+
+// A client that sends its body slowly does not hold a handler: reading the
+// body fails at the body timeout. A request whose body came in time keeps
+// its connection without a deadline, so a long answer is not cut.
+func TestHTTPGuardTimesOutSlowBodies(t *testing.T) {
+	got := make(chan error, 2)
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, err := io.ReadAll(r.Body)
+		if err == nil {
+			time.Sleep(600 * time.Millisecond) // a long answer, past the body timeout
+			_, err = w.Write([]byte("done"))
+		}
+		got <- err
+	})
+	srv := httptest.NewServer(guard(HTTPOptions{BodyTimeout: 300 * time.Millisecond}, next))
+	t.Cleanup(srv.Close)
+	host := strings.TrimPrefix(srv.URL, "http://")
+
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Length: 100\r\n\r\n{", host)
+	select {
+	case err := <-got:
+		if err == nil || !strings.Contains(err.Error(), "timeout") {
+			t.Errorf("reading a body that never comes: %v, want a timeout", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler is still waiting for the body")
+	}
+
+	resp, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err := <-got; err != nil || string(body) != "done" {
+		t.Errorf("a body in time, a long answer: %v %q", err, body)
 	}
 }
