@@ -18,9 +18,12 @@ if ! command -v podman >/dev/null 2>&1; then
 fi
 sock=/tmp/mcp-code-mode-podman.sock
 rm -f "$sock"
-podman system service --time=0 "unix://$sock" >/tmp/mcp-code-mode-podman.log 2>&1 &
+# From a scratch directory: conmon writes a file named "oom" into its
+# working directory when a container exits, which would land in the repo.
+scratch=$(mktemp -d)
+(cd "$scratch" && exec podman system service --time=0 "unix://$sock") >/tmp/mcp-code-mode-podman.log 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$sock"' EXIT
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$sock"; rm -rf "$scratch"' EXIT
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 export DOCKER_HOST="unix://$sock"
 podman --version
