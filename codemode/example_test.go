@@ -7,13 +7,14 @@ import (
 	"log"
 
 	"github.com/mcp-code-mode/mcp-code-mode/codemode"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
 // A program calls a tool of a server it names, and prints what it needs.
 func Example() {
 	cm, err := codemode.New(codemode.Options{
 		Servers: map[string]codemode.Server{
-			"calc": {Command: testServer, Description: "integer arithmetic"},
+			"calc": {Command: clitest.TestServer(), Description: "integer arithmetic"},
 		},
 	})
 	if err != nil {
@@ -40,7 +41,7 @@ print("2 + 3 =", r["sum"])
 // uncaught one fails the run with a *RunError.
 func ExampleCodeMode_Run_refused() {
 	cm, err := codemode.New(codemode.Options{
-		Servers: map[string]codemode.Server{"calc": {Command: testServer}},
+		Servers: map[string]codemode.Server{"calc": {Command: clitest.TestServer()}},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -66,7 +67,7 @@ await mcp_calc.add(a=1)
 // program seeing any schema.
 func ExampleCodeMode_Search() {
 	cm, err := codemode.New(codemode.Options{
-		Servers: map[string]codemode.Server{"calc": {Command: testServer}},
+		Servers: map[string]codemode.Server{"calc": {Command: clitest.TestServer()}},
 	})
 	if err != nil {
 		log.Fatal(err)

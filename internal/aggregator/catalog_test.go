@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
@@ -80,7 +81,7 @@ func TestSearchStartsUncataloguedServersAndCachesThem(t *testing.T) {
 }
 
 func TestToolsListChangedRefreshesTheCatalog(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	dir := t.TempDir()
 	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, srv)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
@@ -39,7 +40,7 @@ func maxOverlap(calls []calllog.Record) int {
 }
 
 func TestCallsToOneServerAreLimited(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.ServerConcurrency = 2 }, srv)
 	res := run(t, a, `
@@ -58,7 +59,7 @@ print("done")
 }
 
 func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.ConcurrentRuns = 1 }, srv)
 	var wg sync.WaitGroup
@@ -79,7 +80,7 @@ func TestRunsPastTheLimitWaitTheirTurn(t *testing.T) {
 
 func TestPooledRunsNeverShareAContainer(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	e := needEngine(t)
+	e := clitest.NeedEngine(t)
 	cfg := config.Default()
 	cfg.Runtime = testRuntime()
 	pool := sandbox.NewPool(e, cfg.Spec(), 2, nil)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
@@ -77,7 +78,7 @@ func TestServerNamesAndDescriptionsCannotForgeLinesForTheModel(t *testing.T) {
 // calls without end by making calls it knows will be refused.
 func TestRefusedCallsCountTowardTheBudget(t *testing.T) {
 	testenv.Engines(t, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 10 }, srv)
 	res := run(t, a, `
@@ -117,7 +118,7 @@ func TestIOURingIsNotAvailableToTheCode(t *testing.T) {
 	if testRuntime() == "runsc" {
 		t.Skip("gVisor serves io_uring in its own kernel; the host's is not reachable")
 	}
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
 import ctypes
@@ -145,7 +146,7 @@ for nr in (425, 426, 427):   # io_uring_setup, io_uring_enter, io_uring_register
 // user's view (StartError.Detail, for doctor) has the stderr, redacted of
 // what the config holds.
 func TestNoSecretReachesTheModelWhenAServerFailsToStart(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	const envSecret, ownToken, urlKey = "env-secret-7f3a9c", "sk-live-own-token-41d2", "url-key-c0ffee99"
 	leaky, _ := testServer(t, "leaky", "-fail-start", "fatal: cannot log in with "+envSecret+" (token "+ownToken+")")
 	leaky.Env = map[string]string{"API_TOKEN": envSecret}
@@ -182,7 +183,7 @@ func TestNoSecretReachesTheModelWhenAServerFailsToStart(t *testing.T) {
 // program catches, and the run goes on.
 func TestTheRunSurvivesResultsTheRunnerCouldNotTake(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxResultBytes, c.Limits.MaxMessageBytes = 16<<20, 16<<20 }, srv)
 	res := run(t, a, `
@@ -240,7 +241,7 @@ func TestAFloodOfHelperCallsStartsABrokenServerOnce(t *testing.T) {
 // in progress.
 func TestAHangingServerDoesNotBlockOthers(t *testing.T) {
 	hang := config.Server{Name: "hang", Transport: config.TransportStdio, Command: "sh", Args: []string{"-c", "exec sleep 600"}, Source: "test"}
-	ok := config.Server{Name: "ok", Transport: config.TransportStdio, Command: testServerBin, Args: []string{"-name", "ok"}, Source: "test"}
+	ok := config.Server{Name: "ok", Transport: config.TransportStdio, Command: clitest.TestServer(), Args: []string{"-name", "ok"}, Source: "test"}
 	a := newAgg(t, func(c *config.Config) { c.Limits.ConnectTimeout = 20 * time.Second }, hang, ok)
 	started := make(chan error, 1)
 	go func() {
@@ -274,7 +275,7 @@ func TestAHangingServerDoesNotBlockOthers(t *testing.T) {
 // and an SSE one, are each refused at limits.max_message_bytes, and the
 // host's heap grows by far less than one of them.
 func TestHugeResultsAreRefusedWithoutBeingHeld(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	stdio, _ := testServer(t, "t")
 	web := config.Server{Name: "web", Transport: config.TransportHTTP, URL: httpTestServer(t), Source: "test"}
 	sse := config.Server{Name: "sse", Transport: config.TransportSSE, URL: remoteTestServer(t, "-sse"), Source: "test"}

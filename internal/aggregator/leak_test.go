@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
@@ -13,7 +14,7 @@ import (
 // end and checks that, once the aggregator is closed, no goroutine it
 // started is left. TestMain checks containers and server processes.
 func TestRunsLeaveNoGoroutineBehind(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	// The engine's HTTP connections are shared with other tests; idle ones
 	// may stay in its pool.
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
@@ -25,7 +26,7 @@ func TestRunsLeaveNoGoroutineBehind(t *testing.T) {
 	cfg.CatalogDir = t.TempDir()
 	cfg.Limits.Deadline = 3 * time.Second
 	cfg.Limits.CallTimeout = time.Second
-	a, err := New(cfg, []config.Server{srv}, engine, nil)
+	a, err := New(cfg, []config.Server{srv}, clitest.NeedEngine(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
@@ -31,7 +32,7 @@ func httpTestServer(t *testing.T) string {
 // returns its URL.
 func remoteTestServer(t *testing.T, mode string) string {
 	t.Helper()
-	cmd := exec.Command(testServerBin, "-name", "remote", mode, "127.0.0.1:0")
+	cmd := exec.Command(clitest.TestServer(), "-name", "remote", mode, "127.0.0.1:0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -73,7 +74,7 @@ func proxy(t *testing.T, target string, check func(w http.ResponseWriter, r *htt
 }
 
 func TestARemoteServerGetsItsBearerTokenFromAVariable(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	var sawToken atomic.Value
 	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
 		sawToken.Store(r.Header.Get("Authorization"))
@@ -126,7 +127,7 @@ except ToolError as e:
 }
 
 func TestADroppedHTTPSessionIsRenewed(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	var dropped atomic.Bool
 	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
 		// The first tools/call after the session began: as if the server
@@ -160,7 +161,7 @@ func TestADroppedHTTPSessionIsRenewed(t *testing.T) {
 // arguments, the headers of the entry, and the configured call timeout
 // (not mcp-go's own wait for an SSE answer).
 func TestAnSSEServerIsCalledThroughTheBridge(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	var sawHeader atomic.Value
 	url := proxy(t, remoteTestServer(t, "-sse"), func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path == "/message" {
@@ -198,7 +199,7 @@ except ToolError as e:
 // A remote server that is briefly unavailable (a gateway's 503 while it
 // restarts) is tried again; one that stays so fails with what it said.
 func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	target := httpTestServer(t)
 	var refused, attempts, refuseFirst atomic.Int32
 	refuseFirst.Store(2)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
@@ -18,7 +19,7 @@ import (
 
 func TestTwoServersFromOneProgram(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	math, mathLog := testServer(t, "math")
 	words, wordsLog := testServer(t, "word-tools")
 	a := newAgg(t, nil, math, words)
@@ -44,7 +45,7 @@ print(await mcp_word_tools.get_weather("Oslo", from_="x"))
 }
 
 func TestOnlyTheServersARunNamesAreStarted(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	used, _ := testServer(t, "used")
 	unused, unusedLog := testServer(t, "unused")
 	// The unused server's command would fail loudly if it were started.
@@ -75,7 +76,7 @@ func TestUnknownServerNamesAreListed(t *testing.T) {
 
 func TestConcurrentCallsOverlapOnTheServer(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -103,7 +104,7 @@ print(len(r))
 
 func TestAServerThatCrashesMidCallRaisesToolErrorAndIsRestartedForTheNextCall(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -132,7 +133,7 @@ print("after:", await mcp_t.counter())
 // A server that crashes on every call is not restarted in a loop: after
 // upstream.MaxRestarts within upstream.RestartWindow, calls are refused without starting it.
 func TestAServerThatKeepsCrashingIsNotRestartedInALoop(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -167,7 +168,7 @@ for i in range(6):
 }
 
 func TestServersStayUpBetweenRunsAndStopWhenIdle(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.ServerIdle = 500 * time.Millisecond }, srv)
 	for want := range []string{"1\n", "2\n"} {
@@ -206,7 +207,7 @@ func processCount(t *testing.T, s string) int {
 }
 
 func TestNoneLeavesOutOptionalArguments(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -252,7 +253,7 @@ func deref(s *string) string {
 }
 
 func TestRuntimeHelperCallsHaveABudget(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxHelperCalls = 3 })
 	res := run(t, a, `
 from mcp import runtime

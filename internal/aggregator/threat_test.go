@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
@@ -19,7 +20,7 @@ import (
 
 func TestNoSecretFromTheHostIsInside(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	const secret = "s3cr3t-host-value-6d1f"
 	t.Setenv("MCM_TEST_SECRET", secret)
 	srv, _ := testServer(t, "t")
@@ -51,7 +52,7 @@ print(os.path.exists("/var/run/docker.sock"), os.path.exists("/run/docker.sock")
 
 func TestTheWrappedServerGetsOnlyTheEnvironmentItIsGiven(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	t.Setenv("MCM_TEST_SECRET", "not-for-servers")
 	t.Setenv("MCM_TEST_PASSED", "passed-on")
 	srv, _ := testServer(t, "t")
@@ -68,7 +69,7 @@ print(repr(await mcp_t.env(name="MCM_TEST_PASSED")))
 
 func TestNeitherThisProgramNorAnMCPClientIsInTheImage(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
 import os, importlib.util, shutil, sys
@@ -104,7 +105,7 @@ print("which:", [shutil.which(x) for x in ("node", "npx", "docker", "sh", "mcp-c
 
 func TestThereIsNoNetwork(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
 import socket
@@ -132,7 +133,7 @@ print(sorted(n for _, n in socket.if_nameindex()))
 
 func TestTheFilesystemIsReadOnlyAndTmpCannotExecute(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
 import os, shutil, subprocess, sys
@@ -169,7 +170,7 @@ print("caps", [l for l in open("/proc/self/status") if l.startswith(("CapEff", "
 
 func TestRunawayCodeEndsWithinTheDeadline(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	const deadline = 6 * time.Second
 	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = deadline })
 	programs := map[string]string{
@@ -216,7 +217,7 @@ while True:
 
 func TestRunawayCodeIsStoppedAndTheNextRunStartsFresh(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, func(c *config.Config) { c.Limits.Deadline = 4 * time.Second })
 	res := run(t, a, `
 import os
@@ -241,7 +242,7 @@ print(os.path.exists("/tmp/left-behind"), len([p for p in os.listdir("/proc") if
 
 func TestOutputIsCapped(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	a := newAgg(t, nil)
 	res := run(t, a, `
 print("first line")
@@ -273,7 +274,7 @@ while True:
 
 func TestPlainOutputCannotForgeAProtocolMessage(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -320,7 +321,7 @@ print("after")
 
 func TestGarbageOnTheProtocolPipeEndsTheRunSafely(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor, testenv.Podman)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	// The program writes garbage on its own channel to the supervisor.
@@ -368,12 +369,16 @@ type entrypointEngine struct{ entrypoint []string }
 
 func (e entrypointEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error) {
 	spec.Entrypoint = e.entrypoint
-	return engine.Start(ctx, spec)
+	eng, err := clitest.Engine()
+	if err != nil {
+		return nil, err
+	}
+	return eng.Start(ctx, spec)
 }
 
 func TestUnknownToolsAreRefusedBeforeTheServerSeesThem(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -400,7 +405,7 @@ except ToolError as e:
 
 func TestTheAllowlistKeepsOtherToolsOut(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	srv.Allow = []string{"add", "get-*"}
 	a := newAgg(t, func(c *config.Config) { c.Deny = []string{"t.get-weather"} }, srv)
@@ -427,7 +432,7 @@ print([d["tool"] for d in docs])
 }
 
 func TestArgumentsOutsideTheSchemaAreRefused(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -466,7 +471,7 @@ print(await mcp_t.add(a=2, b=40))
 }
 
 func TestOversizedArgumentsAreRefused(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -488,7 +493,7 @@ print(len(await mcp_t.echo(message="x" * 16000)))
 
 func TestARunHasAFixedBudgetOfCalls(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.MaxCalls = 5 }, srv)
 	res := run(t, a, `
@@ -524,7 +529,7 @@ print(ok, refused, last[0])
 }
 
 func TestASlowToolTimesOutAndTheServerSurvives(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, func(c *config.Config) { c.Limits.CallTimeout = time.Second }, srv)
 	res := run(t, a, `
@@ -546,7 +551,7 @@ print(await mcp_t.counter())
 }
 
 func TestOversizedResultsAreRefusedNotCut(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -564,7 +569,7 @@ print(len(await mcp_t.huge(bytes=60000)))
 }
 
 func TestAHostFaultRaisesInTheCodeWithoutItsDetails(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -583,7 +588,7 @@ except ToolError as e:
 }
 
 func TestRefusalMessagesAreCapped(t *testing.T) {
-	needEngine(t)
+	clitest.NeedEngine(t)
 	srv, _ := testServer(t, "t")
 	a := newAgg(t, nil, srv)
 	res := run(t, a, `
@@ -602,7 +607,7 @@ except ToolError as e:
 // a kernel exploit has gVisor to cross first.
 func TestWithGVisorTheCodeRunsOnGVisorsKernel(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
-	e := needEngine(t)
+	e := clitest.NeedEngine(t)
 	names, err := e.Runtimes(t.Context())
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 // Package clitest runs the mcp-code-mode binary in tests, as a user or an
 // MCP client would; the tests of cmd/mcp-code-mode and the e2e suites use
-// it.
+// it, and so do the tests of internal/aggregator and codemode (for the test
+// server, the engine and the leak checks).
 //
 // [Main], called from TestMain, builds the binary and the test server
 // (internal/testserver). Each test makes a [Fixture]: a home dir, its own
@@ -53,10 +54,18 @@ var (
 
 // Main builds mcp-code-mode and the test server into a temp dir, runs the
 // tests (through testenv.Run, so MCM_TEST_SUITE applies) and fails the run
-// when a process started from that dir outlives them. Call it from TestMain:
+// when a process started from that dir, or a sandbox container of this
+// process, outlives them. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(clitest.Main(m)) }
-func Main(m *testing.M) int {
+func Main(m *testing.M) int { return run(m, false) }
+
+// MainWithEngine is Main for a package all of whose tests need the engine,
+// examples included (which cannot skip): without one it skips the whole
+// package, or fails it under CI=true.
+func MainWithEngine(m *testing.M) int { return run(m, true) }
+
+func run(m *testing.M, needEngine bool) int {
 	dir, err := os.MkdirTemp("", "mcm-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -72,8 +81,22 @@ func Main(m *testing.M) int {
 			return 1
 		}
 	}
+	if needEngine {
+		if _, err := Engine(); err != nil {
+			if testenv.CI() {
+				fmt.Fprintf(os.Stderr, "no container engine reachable under CI: %v\n", err)
+				return 1
+			}
+			fmt.Printf("skipping the package: no container engine reachable: %v\n", err)
+			return 0
+		}
+	}
 	code := testenv.Run(m)
 	if engine != nil {
+		if ids, err := engine.Containers(context.Background(), sandbox.Owner()); err != nil || len(ids) > 0 {
+			fmt.Fprintf(os.Stderr, "LEAK: sandbox containers left behind: %v %v\n", ids, err)
+			code = 1
+		}
 		engine.Close()
 	}
 	// Nothing started from the temp dir may outlive the tests.
@@ -98,15 +121,10 @@ func TestServer() string { return serverBin }
 // in it must not outlive the tests.
 func Dir() string { return testDir }
 
-// NeedEngine skips the test in -short mode or when no container engine
-// answers (fails it under CI=true), makes sure the sandbox image holds the current runner, and
-// returns the engine (one connection, shared by the tests and closed by
-// Main).
-func NeedEngine(t testing.TB) *sandbox.Engine {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the container engine; skipped in -short mode")
-	}
+// Engine connects to the container engine once, making sure the sandbox
+// image holds the current runner, and returns it (closed by Main), or why
+// there is none.
+func Engine() (*sandbox.Engine, error) {
 	dockerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -125,10 +143,21 @@ func NeedEngine(t testing.TB) *sandbox.Engine {
 		}
 		engine = e
 	})
-	if engine == nil {
-		testenv.SkipOrFail(t, "no container engine reachable (start dockerd, or set DOCKER_HOST): %v", engineErr)
+	return engine, engineErr
+}
+
+// NeedEngine skips the test in -short mode or when no container engine
+// answers (fails it under CI=true), and returns the engine (see Engine).
+func NeedEngine(t testing.TB) *sandbox.Engine {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the container engine; skipped in -short mode")
 	}
-	return engine
+	e, err := Engine()
+	if err != nil {
+		testenv.SkipOrFail(t, "no container engine reachable (start dockerd, or set DOCKER_HOST): %v", err)
+	}
+	return e
 }
 
 // Fixture is one test's world: a home dir, a copy of the test server under a
