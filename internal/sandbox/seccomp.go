@@ -43,7 +43,8 @@ func seccompProfile() ([]byte, error) {
 // seccompOption returns the security option that applies the profile on
 // this engine. Docker takes the JSON inline. Podman's compatible API takes a
 // path on its own side: for a Podman on this machine (a unix socket) the
-// profile is written to a file named by its hash; for a remote Podman
+// profile is written to a file named by its hash in the user's cache
+// directory; for a remote Podman
 // there is no way to hand it over, and its own default applies.
 func seccompOption(ctx context.Context, cli *client.Client) (string, error) {
 	profile, err := seccompProfile()
@@ -64,23 +65,26 @@ func seccompOption(ctx context.Context, cli *client.Client) (string, error) {
 	if !strings.HasPrefix(cli.DaemonHost(), "unix://") {
 		return "", nil
 	}
+	// In a directory of the user's own, not a shared /tmp where another
+	// user could put a file of their choosing under the name first.
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("seccomp profile for podman: %w", err)
+	}
+	dir := filepath.Join(cache, "mcp-code-mode")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("seccomp profile for podman: %w", err)
+	}
 	sum := sha256.Sum256(profile)
-	path := filepath.Join(os.TempDir(), "mcp-code-mode-seccomp-"+hex.EncodeToString(sum[:8])+".json")
-	if b, err := os.ReadFile(path); err != nil || string(b) != string(profile) {
-		tmp, err := os.CreateTemp(os.TempDir(), "mcp-code-mode-seccomp-*.json")
-		if err != nil {
-			return "", fmt.Errorf("seccomp profile for podman: %w", err)
-		}
-		_, werr := tmp.Write(profile)
-		cerr := tmp.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
-			os.Remove(tmp.Name())
-			return "", fmt.Errorf("seccomp profile for podman: %w", err)
-		}
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			os.Remove(tmp.Name())
-			return "", fmt.Errorf("seccomp profile for podman: %w", err)
-		}
+	path := filepath.Join(dir, "seccomp-"+hex.EncodeToString(sum[:8])+".json")
+	tmp, err := os.CreateTemp(dir, "seccomp-*.json")
+	if err != nil {
+		return "", fmt.Errorf("seccomp profile for podman: %w", err)
+	}
+	_, werr := tmp.Write(profile)
+	if err := errors.Join(werr, tmp.Close(), os.Rename(tmp.Name(), path)); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("seccomp profile for podman: %w", err)
 	}
 	return "seccomp=" + path, nil
 }
