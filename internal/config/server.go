@@ -40,6 +40,19 @@ type Server struct {
 	BearerTokenEnv string            // http: NAME of the variable holding a bearer token (Codex); never its value
 	EnvHeaders     map[string]string // http: header name -> NAME of the variable holding its value (Codex)
 	UnsetVars      []string          // variables the entry referred to that were not set (they expanded to "")
+
+	// Project is the project directory when the server comes from a file
+	// in it (a repository's .mcp.json, .vscode/mcp.json, ...), which anyone
+	// who wrote the repository may have written; "" for the user's own
+	// files and this program's config.
+	Project string
+	// Untrusted marks a project server the user has not approved. It is
+	// listed, disabled, and never started, searched or variable-expanded:
+	// its fields are as written.
+	Untrusted bool
+	// EntryHash identifies a project server's entry as written (before
+	// expansion); an approval records it, so an edited entry needs a new one.
+	EntryHash string
 }
 
 // Key identifies a server's config: everything that decides what the

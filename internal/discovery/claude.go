@@ -45,6 +45,10 @@ func decodeClaudeLocal(r *reader, f *file) {
 	e := r.fields(f, proj, key)
 	r.claudeDisabled = e.list("disabledMcpServers")
 	r.claudeDisabledMcpjson = e.list("disabledMcpjsonServers")
+	// Claude Code asks before it uses the servers of a project's .mcp.json,
+	// and records the answer here; an approval there counts here too.
+	r.claudeEnabledMcpjson = e.list("enabledMcpjsonServers")
+	r.claudeEnableAllMcpjson, _ = e.flag("enableAllProjectMcpServers")
 	r.serverMap(f, proj.get("mcpServers"), key+".mcpServers", dialectClaudeCode, r.claudeOff(f.path, false))
 }
 
@@ -60,6 +64,12 @@ func (r *reader) claudeOff(claudeJSON string, mcpjson bool) func(string) string 
 		}
 		return ""
 	}
+}
+
+// claudeApproved reports whether the user approved the .mcp.json server
+// name in Claude Code (~/.claude.json, projects[<cwd>]).
+func (r *reader) claudeApproved(name string) bool {
+	return r.claudeEnableAllMcpjson || slices.Contains(r.claudeEnabledMcpjson, name)
 }
 
 func decodeClaudeProject(r *reader, f *file) {

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +16,11 @@ import (
 type Options struct {
 	Self []string        // paths/names of this program: entries launching it are skipped
 	Skip map[string]bool // client IDs to ignore
+	// Approved reports whether the user approved the project server whose
+	// entry is at source ("file#key") in the project dir, as written
+	// (hash: EntryHash). nil approves none; Claude Code's own approvals in
+	// ~/.claude.json count either way.
+	Approved func(dir, source, hash string) bool
 
 	home          string                      // "" = os.UserHomeDir()
 	xdgConfigHome string                      // "" = $XDG_CONFIG_HOME (if absolute) or home/.config
@@ -38,14 +44,28 @@ type Options struct {
 // local scope before user scope); entries in file order (JSON), or sorted
 // by name (TOML and YAML maps). Duplicates and name clashes are then
 // resolved as the package documentation describes (dedupe.go).
+//
+// Project files (those in the working directory) are untrusted until the
+// user approves their servers (Options.Approved, or Claude Code's record in
+// ~/.claude.json for .mcp.json): until then their servers are returned
+// with Untrusted and Disabled set and their fields as written, never
+// expanded. When the working directory is the home directory, a file that
+// is both a client's project file and its user file is read as the user's.
 func Discover(opts Options) ([]config.Server, []Problem) {
-	r := &reader{env: resolve(opts), parsed: map[string]*file{}}
+	r := &reader{env: resolve(opts), parsed: map[string]*file{}, approved: opts.Approved}
 	for _, c := range clientTable {
 		if opts.Skip[c.id] {
 			continue
 		}
-		for _, st := range c.files(&r.env) {
-			if st.path == "" {
+		steps := c.files(&r.env)
+		user := map[string]bool{}
+		for _, st := range steps {
+			if !st.project {
+				user[st.path] = true
+			}
+		}
+		for _, st := range steps {
+			if st.path == "" || st.project && user[st.path] {
 				continue
 			}
 			paths := []string{st.path}
@@ -54,12 +74,29 @@ func Discover(opts Options) ([]config.Server, []Problem) {
 			}
 			for _, p := range paths {
 				if f := r.load(c.id, p, st.format); f != nil {
+					f.project = st.project
 					st.decode(r, f)
 				}
 			}
 		}
 	}
-	return dedupe(r.servers), r.problems
+	servers := dedupe(r.servers)
+	for i := range servers {
+		if s := &servers[i]; s.Untrusted && !s.Disabled {
+			s.Disabled = true
+			s.Why = fmt.Sprintf("needs approval: it comes from %s in the project %s, which whoever wrote the project may have written; "+
+				"read the entry, then run \"mcp-code-mode trust %s\" in that directory to use it", fileOf(s.Source), s.Project, s.Name)
+		}
+	}
+	return servers, r.problems
+}
+
+// fileOf is the file of a "file#key" source.
+func fileOf(source string) string {
+	if i := strings.LastIndex(source, "#"); i >= 0 {
+		return source[:i]
+	}
+	return source
 }
 
 // env is Options with the defaults filled in.
@@ -145,9 +182,10 @@ const (
 
 // fileStep is one file (or pattern) a client reads and how it reads it.
 type fileStep struct {
-	path   string // "" when its base directory is unknown
-	format fileFormat
-	decode func(r *reader, f *file)
+	path    string // "" when its base directory is unknown
+	format  fileFormat
+	decode  func(r *reader, f *file)
+	project bool // in the working directory: untrusted until approved
 }
 
 type clientDef struct {
@@ -163,7 +201,7 @@ var clientTable = []clientDef{
 		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
 		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
 		// Support/Claude, $XDG_CONFIG_HOME/Claude.
-		return []fileStep{{e.appSupport("Claude", "claude_desktop_config.json"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop)}}
+		return []fileStep{{e.appSupport("Claude", "claude_desktop_config.json"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop), false}}
 	}},
 	{"claude-code", func(e *env) []fileStep {
 		// Scopes and their precedence, local > project > user
@@ -172,17 +210,17 @@ var clientTable = []clientDef{
 		// .mcp.json in the project, user is mcpServers of ~/.claude.json.
 		claudeJSON := join(e.home, ".claude.json")
 		return []fileStep{
-			{claudeJSON, formatJSON, decodeClaudeLocal},
-			{join(e.cwd, ".mcp.json"), formatJSON, decodeClaudeProject},
-			{claudeJSON, formatJSON, decodeClaudeUser},
+			{claudeJSON, formatJSON, decodeClaudeLocal, false},
+			{join(e.cwd, ".mcp.json"), formatJSON, decodeClaudeProject, true},
+			{claudeJSON, formatJSON, decodeClaudeUser, false},
 		}
 	}},
 	{"cursor", func(e *env) []fileStep {
 		// Project .cursor/mcp.json overrides global ~/.cursor/mcp.json
 		// (https://cursor.com/docs/mcp).
 		return []fileStep{
-			{join(e.cwd, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
-			{join(e.home, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
+			{join(e.cwd, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor), true},
+			{join(e.home, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor), false},
 		}
 	}},
 	{"vscode", func(e *env) []fileStep {
@@ -192,10 +230,10 @@ var clientTable = []clientDef{
 		// mcp.json, servers lived in settings.json under "mcp": {"servers": ...}.
 		user := e.appSupport("Code", "User")
 		return []fileStep{
-			{join(e.cwd, ".vscode", "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode)},
-			{join(e.cwd, ".vscode", "settings.json"), formatJSONC, decodeVSCodeSettings},
-			{join(user, "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode)},
-			{join(user, "settings.json"), formatJSONC, decodeVSCodeSettings},
+			{join(e.cwd, ".vscode", "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode), true},
+			{join(e.cwd, ".vscode", "settings.json"), formatJSONC, decodeVSCodeSettings, true},
+			{join(user, "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode), false},
+			{join(user, "settings.json"), formatJSONC, decodeVSCodeSettings, false},
 		}
 	}},
 	{"gemini", func(e *env) []fileStep {
@@ -203,23 +241,23 @@ var clientTable = []clientDef{
 		// settings override user settings (geminicli.com/docs/cli/configuration).
 		// Comments are stripped (strip-json-comments in settings.ts).
 		return []fileStep{
-			{join(e.cwd, ".gemini", "settings.json"), formatJSONC, decodeGemini},
-			{join(e.home, ".gemini", "settings.json"), formatJSONC, decodeGemini},
+			{join(e.cwd, ".gemini", "settings.json"), formatJSONC, decodeGemini, true},
+			{join(e.home, ".gemini", "settings.json"), formatJSONC, decodeGemini, false},
 		}
 	}},
 	{"codex", func(e *env) []fileStep {
-		return []fileStep{{join(e.codexHome, "config.toml"), formatTOML, decodeCodex}}
+		return []fileStep{{join(e.codexHome, "config.toml"), formatTOML, decodeCodex, false}}
 	}},
 	{"opencode", func(e *env) []fileStep {
 		// Project opencode.json(c) overrides the global
 		// ~/.config/opencode/opencode.json(c) (https://opencode.ai/docs/config,
 		// "Precedence order"); ~/.opencode.json is the older Go opencode's file.
 		return []fileStep{
-			{join(e.cwd, "opencode.json"), formatJSONC, decodeOpenCode},
-			{join(e.cwd, "opencode.jsonc"), formatJSONC, decodeOpenCode},
-			{join(e.xdg, "opencode", "opencode.json"), formatJSONC, decodeOpenCode},
-			{join(e.xdg, "opencode", "opencode.jsonc"), formatJSONC, decodeOpenCode},
-			{join(e.home, ".opencode.json"), formatJSONC, decodeOpenCodeLegacy},
+			{join(e.cwd, "opencode.json"), formatJSONC, decodeOpenCode, true},
+			{join(e.cwd, "opencode.jsonc"), formatJSONC, decodeOpenCode, true},
+			{join(e.xdg, "opencode", "opencode.json"), formatJSONC, decodeOpenCode, false},
+			{join(e.xdg, "opencode", "opencode.jsonc"), formatJSONC, decodeOpenCode, false},
+			{join(e.home, ".opencode.json"), formatJSONC, decodeOpenCodeLegacy, false},
 		}
 	}},
 	{"zed", func(e *env) []fileStep {
@@ -231,22 +269,22 @@ var clientTable = []clientDef{
 			user = join(e.appData, "Zed", "settings.json")
 		}
 		return []fileStep{
-			{join(e.cwd, ".zed", "settings.json"), formatJSONC, decodeZed},
-			{user, formatJSONC, decodeZed},
+			{join(e.cwd, ".zed", "settings.json"), formatJSONC, decodeZed, true},
+			{user, formatJSONC, decodeZed, false},
 		}
 	}},
 	{"windsurf", func(e *env) []fileStep {
 		// ~/.codeium/windsurf/mcp_config.json on every OS
 		// (https://docs.windsurf.com/windsurf/cascade/mcp).
-		return []fileStep{{join(e.home, ".codeium", "windsurf", "mcp_config.json"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf)}}
+		return []fileStep{{join(e.home, ".codeium", "windsurf", "mcp_config.json"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf), false}}
 	}},
 	{"cline", func(e *env) []fileStep {
 		// The VS Code extension keeps cline_mcp_settings.json in its
 		// globalStorage (saoudrizwan.claude-dev/settings); the Cline CLI uses
 		// ~/.cline/data/settings (docs.cline.bot/mcp/configuring-mcp-servers).
 		return []fileStep{
-			{e.appSupport("Code", "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), formatJSONC, mcpServersIn("mcpServers", dialectCline)},
-			{join(e.home, ".cline", "data", "settings", "cline_mcp_settings.json"), formatJSONC, mcpServersIn("mcpServers", dialectCline)},
+			{e.appSupport("Code", "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), formatJSONC, mcpServersIn("mcpServers", dialectCline), false},
+			{join(e.home, ".cline", "data", "settings", "cline_mcp_settings.json"), formatJSONC, mcpServersIn("mcpServers", dialectCline), false},
 		}
 	}},
 	{"continue", func(e *env) []fileStep {
@@ -254,37 +292,36 @@ var clientTable = []clientDef{
 		// JSON copied from other clients) in .continue/mcpServers/
 		// (docs.continue.dev/customize/deep-dives/mcp).
 		var steps []fileStep
-		for _, dir := range []string{join(e.cwd, ".continue", "mcpServers"), ""} {
-			if dir == "" {
-				steps = append(steps, fileStep{join(e.home, ".continue", "config.yaml"), formatYAML, decodeContinue})
-				dir = join(e.home, ".continue", "mcpServers")
-			}
+		blocks := func(dir string, project bool) {
 			for _, pat := range []string{"*.yaml", "*.yml", "*.json"} {
-				steps = append(steps, fileStep{join(dir, pat), formatByExt, decodeContinue})
+				steps = append(steps, fileStep{join(dir, pat), formatByExt, decodeContinue, project})
 			}
 		}
+		blocks(join(e.cwd, ".continue", "mcpServers"), true)
+		steps = append(steps, fileStep{join(e.home, ".continue", "config.yaml"), formatYAML, decodeContinue, false})
+		blocks(join(e.home, ".continue", "mcpServers"), false)
 		return steps
 	}},
 	{"kiro", func(e *env) []fileStep {
 		// Workspace .kiro/settings/mcp.json takes precedence over the user's
 		// ~/.kiro/settings/mcp.json (https://kiro.dev/docs/mcp/configuration).
 		return []fileStep{
-			{join(e.cwd, ".kiro", "settings", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectKiro)},
-			{join(e.home, ".kiro", "settings", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectKiro)},
+			{join(e.cwd, ".kiro", "settings", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectKiro), true},
+			{join(e.home, ".kiro", "settings", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectKiro), false},
 		}
 	}},
 	{"lmstudio", func(e *env) []fileStep {
 		// ~/.lmstudio/mcp.json, "LM Studio currently follows Cursor's mcp.json
 		// notation" (lmstudio-ai/docs 0_app/2_mcp/index.mdx).
-		return []fileStep{{join(e.home, ".lmstudio", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectLMStudio)}}
+		return []fileStep{{join(e.home, ".lmstudio", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectLMStudio), false}}
 	}},
 	{"mcp-dir", func(e *env) []fileStep {
 		// MCP server directories, one file per server, as multi-server
 		// bridges that read a folder of server files expect them:
 		// ./mcp-servers/*.json and ~/.config/mcp/servers/*.json.
 		return []fileStep{
-			{join(e.cwd, "mcp-servers", "*.json"), formatJSONC, decodeMCPDir},
-			{join(e.xdg, "mcp", "servers", "*.json"), formatJSONC, decodeMCPDir},
+			{join(e.cwd, "mcp-servers", "*.json"), formatJSONC, decodeMCPDir, true},
+			{join(e.xdg, "mcp", "servers", "*.json"), formatJSONC, decodeMCPDir, false},
 		}
 	}},
 }

@@ -52,6 +52,9 @@ func fixture(t *testing.T) (Options, string) {
 		goos:      "linux",
 		lookupEnv: lookupIn(fakeEnv),
 		Self:      []string{"/usr/local/bin/mcp-code-mode"},
+		// The fixture's project files are approved, so that their
+		// variables are expanded (untrusted_test.go covers the others).
+		Approved: func(dir, source, hash string) bool { return dir == cwd && hash != "" },
 	}, root
 }
 
@@ -122,6 +125,8 @@ type goldenServer struct {
 	UnsetVars      []string          `json:"unset_vars,omitempty"`
 	Source         string            `json:"source"`
 	AlsoIn         []string          `json:"also_in,omitempty"`
+	Project        string            `json:"project,omitempty"`
+	Untrusted      bool              `json:"untrusted,omitempty"`
 }
 
 type goldenProblem struct {
@@ -141,7 +146,7 @@ func golden(servers []config.Server, problems []Problem, root string) []byte {
 		doc.Servers = append(doc.Servers, goldenServer{
 			s.Name, s.Client, s.Transport, s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Headers,
 			s.BearerTokenEnv, s.EnvHeaders, s.Description, s.Allow, s.Deny, s.Disabled, s.Why,
-			s.UnsetVars, s.Source, s.AlsoIn,
+			s.UnsetVars, s.Source, s.AlsoIn, s.Project, s.Untrusted,
 		})
 	}
 	for _, p := range problems {
@@ -206,13 +211,15 @@ func TestDiscoverGolden(t *testing.T) {
 	if gh.Client != "claude-desktop" || len(gh.AlsoIn) != 0 || gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "literal-token-in-file" {
 		t.Errorf("github: want Claude Desktop's alone, with its token, got %+v", gh)
 	}
-	if s := byName["github@cursor"]; s.Command != "docker" {
-		t.Errorf("github@cursor: want the other github server (docker), got %+v", s)
-	}
-	if s := byName["github@cursor-2"]; s.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp-test-token" || len(s.AlsoIn) != 1 ||
-		!strings.HasSuffix(s.Source, ".cursor/mcp.json#mcpServers.github") ||
+	// The user's own servers are named first: the project's github (in
+	// the project's .cursor/mcp.json) is the one renamed last.
+	if s := byName["github@cursor"]; s.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp-test-token" || len(s.AlsoIn) != 1 ||
+		s.Project != "" || !strings.HasSuffix(s.Source, "home/.cursor/mcp.json#mcpServers.github") ||
 		!strings.HasSuffix(s.AlsoIn[0], "mcp_config.json#mcpServers.github") {
-		t.Errorf("github@cursor-2: want Cursor's npx entry, also in Windsurf's file, got %+v", s)
+		t.Errorf("github@cursor: want the user's Cursor npx entry, also in Windsurf's file, got %+v", s)
+	}
+	if s := byName["github@cursor-2"]; s.Command != "docker" || s.Project == "" {
+		t.Errorf("github@cursor-2: want the project's github server (docker), got %+v", s)
 	}
 	if s := byName["perplexity"]; !s.Disabled || !strings.Contains(s.Why, `"token"`) {
 		t.Errorf("perplexity: want disabled naming input token, got %+v", s)
@@ -222,6 +229,11 @@ func TestDiscoverGolden(t *testing.T) {
 	}
 	if _, ok := byName["code-mode"]; ok {
 		t.Error("code-mode launches this program and must be skipped")
+	}
+	for _, p := range problems {
+		if strings.Contains(p.Err, "mcp-code-mode") {
+			t.Errorf("an entry of this program itself is expected, not a problem: %s", p)
+		}
 	}
 	for _, p := range problems {
 		for _, secret := range []string{"secret-should-not-appear", "hf-secret", "abc123", "literal-token-in-file"} {

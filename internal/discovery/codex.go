@@ -25,7 +25,7 @@ func decodeCodex(r *reader, f *file) {
 			return
 		}
 		e := r.fields(f, v, key)
-		raw := rawEntry{name: name, key: key, line: v.line}
+		raw := rawEntry{name: name, key: key, line: v.line, v: v}
 		s := &raw.srv
 		s.Command, s.Args, s.Env, s.Cwd = e.str("command"), e.list("args"), e.dict("env"), e.str("cwd")
 		s.URL, s.Headers = e.str("url"), e.dict("http_headers")

@@ -13,7 +13,7 @@ import (
 // dedupe merges servers found more than once and makes names unique. Its
 // input is in discovery order (clients in the order of the clients table,
 // each client's files in its own precedence order, entries in file order),
-// and so is its output:
+// and so is its output, with the user's own servers before the project's:
 //
 //   - The same server found again is dropped, and its Source is added to
 //     AlsoIn of the first one found. Two entries are the same server when
@@ -25,29 +25,51 @@ import (
 //     them sets are added, and deny lists are merged, so a tool turned off
 //     in any client stays off.
 //   - A different server whose name is taken gets "name@client", and if that
-//     is taken too "name@client-2", "name@client-3", ...
+//     is taken too "name@client-2", "name@client-3", ... The user's own
+//     servers come first, so a project server is the one renamed.
+//   - A project's entry of one of the user's servers adds only its Source
+//     and deny list; an unapproved one is never merged.
 func dedupe(found []config.Server) []config.Server {
+	// The user's own servers first, so that they keep their names: a
+	// project's server never takes the name of one of the user's.
+	ordered := make([]config.Server, 0, len(found))
+	for _, s := range found {
+		if s.Project == "" {
+			ordered = append(ordered, s)
+		}
+	}
+	for _, s := range found {
+		if s.Project != "" {
+			ordered = append(ordered, s)
+		}
+	}
 	var out []config.Server
 	byIdentity := map[string][]int{}
 	taken := map[string]bool{}
 next:
-	for _, s := range found {
+	for _, s := range ordered {
 		id := identity(s)
 		for _, i := range byIdentity[id] {
-			if !agree(out[i], s) {
+			if s.Untrusted || out[i].Untrusted || !agree(out[i], s) {
 				continue
 			}
 			out[i].AlsoIn = append(out[i].AlsoIn, s.Source)
+			for _, d := range s.Deny {
+				if !slices.Contains(out[i].Deny, d) {
+					out[i].Deny = append(out[i].Deny, d)
+				}
+			}
+			if s.Project != "" && out[i].Project == "" {
+				// A project's file adds nothing to the user's server but
+				// a deny list: its variables would change what the
+				// user's server runs with.
+				continue next
+			}
 			out[i].Env = union(out[i].Env, s.Env)
 			out[i].Headers = union(out[i].Headers, s.Headers)
 			out[i].EnvHeaders = union(out[i].EnvHeaders, s.EnvHeaders)
 			if out[i].BearerTokenEnv == "" {
 				out[i].BearerTokenEnv = s.BearerTokenEnv
-			}
-			for _, d := range s.Deny {
-				if !slices.Contains(out[i].Deny, d) {
-					out[i].Deny = append(out[i].Deny, d)
-				}
 			}
 			continue next
 		}

@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -34,6 +36,7 @@ type rawEntry struct {
 	typ       string // declared transport, "" = inferred
 	srv       config.Server
 	envFile   string
+	v         *cfgValue // the entry as written
 }
 
 // fields reads the fields of one entry, recording each wrong shape.
@@ -187,7 +190,7 @@ func (r *reader) eachServer(f *file, m *cfgValue, key string, fn func(name, key 
 
 // entry reads one "mcpServers"-style entry.
 func (r *reader) entry(f *file, d *dialect, name, key string, v *cfgValue) (rawEntry, bool) {
-	raw := rawEntry{name: name, key: key, line: v.line}
+	raw := rawEntry{name: name, key: key, line: v.line, v: v}
 	if v.kind != cfgObject {
 		r.problem(f, v, key, "must be an object, not %s", v.kindName())
 		return raw, false
@@ -297,28 +300,44 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 		return
 	}
 
-	x := r.expander(d)
 	s.Name, s.Transport, s.Client = raw.name, tr, f.client
 	s.Source = f.path + "#" + raw.key
 	if tr == config.TransportStdio {
-		s.Command, s.Args, s.Env, s.Cwd = x.expand(s.Command), x.list(s.Args), x.dict(s.Env), x.expand(s.Cwd)
 		s.URL, s.Headers, s.BearerTokenEnv, s.EnvHeaders = "", nil, "", nil
-		if raw.envFile != "" {
-			s.Env = r.envFile(f, raw, x.expand(raw.envFile), s.Env)
-		}
 	} else {
-		s.URL, s.Headers = x.expand(s.URL), x.dict(s.Headers)
 		s.Command, s.Args, s.Env, s.Cwd = "", nil, nil, ""
 	}
-	if x.blocked != "" && !s.Disabled {
-		s.Disabled, s.Why = true, x.blocked
+	if f.project {
+		s.Project, s.EntryHash = r.cwd, entryHash(raw)
+		s.Untrusted = !(f.client == "claude-code" && r.claudeApproved(raw.name)) &&
+			(r.approved == nil || !r.approved(r.cwd, s.Source, s.EntryHash))
 	}
-	if len(x.unset) > 0 {
-		s.UnsetVars = slices.Sorted(slices.Values(x.unset))
-	}
+	// An entry of this program itself (the one a user adds to switch a
+	// client over) is expected: it is left out without a problem.
 	if tr == config.TransportStdio && launchesSelf(s.Command, s.Args, r.self) {
-		r.problem(f, at, raw.key, "skipped: launches mcp-code-mode itself")
 		return
+	}
+	if !s.Untrusted {
+		// Only an approved entry is expanded: expansion reads the host's
+		// variables and files, which an unapproved entry must not reach.
+		x := r.expander(d)
+		if tr == config.TransportStdio {
+			s.Command, s.Args, s.Env, s.Cwd = x.expand(s.Command), x.list(s.Args), x.dict(s.Env), x.expand(s.Cwd)
+			if raw.envFile != "" {
+				s.Env = r.envFile(f, raw, x.expand(raw.envFile), s.Env)
+			}
+		} else {
+			s.URL, s.Headers = x.expand(s.URL), x.dict(s.Headers)
+		}
+		if x.blocked != "" && !s.Disabled {
+			s.Disabled, s.Why = true, x.blocked
+		}
+		if len(x.unset) > 0 {
+			s.UnsetVars = slices.Sorted(slices.Values(x.unset))
+		}
+		if tr == config.TransportStdio && launchesSelf(s.Command, s.Args, r.self) {
+			return
+		}
 	}
 	if len(s.Allow) == 0 {
 		s.Allow = nil
@@ -375,4 +394,28 @@ func (r *reader) envFile(f *file, raw rawEntry, path string, env map[string]stri
 		vars[k] = v
 	}
 	return vars
+}
+
+// entryHash identifies an entry as written: its name and every field and
+// value in file order, before expansion.
+func entryHash(raw rawEntry) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s;", len(raw.name), raw.name)
+	var walk func(v *cfgValue)
+	walk = func(v *cfgValue) {
+		if v == nil {
+			h.Write([]byte{0})
+			return
+		}
+		fmt.Fprintf(h, "%d.%d:%s;%d[", v.kind, len(v.str), v.str, len(v.vals))
+		for i, it := range v.vals {
+			if v.kind == cfgObject {
+				fmt.Fprintf(h, "%d:%s;", len(v.keys[i]), v.keys[i])
+			}
+			walk(it)
+		}
+		h.Write([]byte{']'})
+	}
+	walk(raw.v)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -16,7 +16,7 @@ var dialectOpenCode = &dialect{syntax: syntaxOpenCode}
 func decodeOpenCode(r *reader, f *file) {
 	r.eachServer(f, f.root.get("mcp"), "mcp", func(name, key string, v *cfgValue) {
 		e := r.fields(f, v, key)
-		raw := rawEntry{name: name, key: key, line: v.line}
+		raw := rawEntry{name: name, key: key, line: v.line, v: v}
 		s := &raw.srv
 		switch t := e.str("type"); t {
 		case "local":

@@ -18,15 +18,21 @@ type reader struct {
 	problems []Problem
 	parsed   map[string]*file // by path: ~/.claude.json is read by two steps
 
-	// From ~/.claude.json projects[<cwd>]: servers turned off there.
+	// From ~/.claude.json projects[<cwd>]: servers turned off there, and
+	// the .mcp.json servers the user approved in Claude Code.
 	claudeDisabled, claudeDisabledMcpjson []string
+	claudeEnabledMcpjson                  []string
+	claudeEnableAllMcpjson                bool
 	claudeProjectKey                      string
+
+	approved func(dir, source, hash string) bool // Options.Approved
 }
 
 // file is one parsed config file.
 type file struct {
 	client, path string
 	root         *cfgValue
+	project      bool // a file of the project: its servers need approval
 }
 
 func (r *reader) problem(f *file, v *cfgValue, key, format string, args ...any) {

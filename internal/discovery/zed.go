@@ -14,7 +14,7 @@ import (
 func decodeZed(r *reader, f *file) {
 	r.eachServer(f, f.root.get("context_servers"), "context_servers", func(name, key string, v *cfgValue) {
 		e := r.fields(f, v, key)
-		raw := rawEntry{name: name, key: key, line: v.line}
+		raw := rawEntry{name: name, key: key, line: v.line, v: v}
 		s := &raw.srv
 		source := e.str("source")
 		cmd := v.get("command")
