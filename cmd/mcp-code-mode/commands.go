@@ -238,9 +238,14 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSOURCE")
+	pending := 0
 	for _, s := range list {
 		enabled := "yes"
-		if !s.Enabled {
+		switch {
+		case s.NeedsApproval:
+			pending++
+			enabled = "no: needs approval (a project file's server)"
+		case !s.Enabled:
 			enabled = "no: " + s.Why
 		}
 		policy := "all tools"
@@ -259,7 +264,13 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, source)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if pending > 0 {
+		fmt.Fprintf(stdout, "\n%d server(s) from this directory's project files need approval before they run: \"mcp-code-mode trust\" shows what they run, \"mcp-code-mode trust NAME\" approves one.\n", pending)
+	}
+	return nil
 }
 
 func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {

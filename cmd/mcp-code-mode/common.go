@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/trust"
 )
 
 // listFlag is a repeatable flag; commas also separate values.
@@ -168,14 +169,19 @@ func servers(cfg config.Config, path string, wrapped *config.Server) ([]config.S
 	var found []config.Server
 	var problems []discovery.Problem
 	if !cfg.NoDiscovery {
-		found, problems = discovery.Discover(discoveryOptions(cfg))
+		opts, err := discoveryOptions(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		found, problems = discovery.Discover(opts)
 	}
 	list, err := cfg.Merge(source, found)
 	return list, problems, err
 }
 
-// discoveryOptions are the places to look, and what counts as this program.
-func discoveryOptions(cfg config.Config) discovery.Options {
+// discoveryOptions are the places to look, what counts as this program,
+// and the user's approvals of project servers.
+func discoveryOptions(cfg config.Config) (discovery.Options, error) {
 	opts := discovery.Options{Self: []string{"mcp-code-mode"}, Skip: map[string]bool{}}
 	if exe, err := os.Executable(); err == nil {
 		opts.Self = append(opts.Self, exe)
@@ -183,7 +189,21 @@ func discoveryOptions(cfg config.Config) discovery.Options {
 	for _, id := range cfg.Discovery.Skip {
 		opts.Skip[id] = true
 	}
-	return opts
+	store, err := trustStore()
+	if err != nil {
+		return opts, err
+	}
+	opts.Approved = store.Approved
+	return opts, nil
+}
+
+// trustStore loads the user's approvals of project servers.
+func trustStore() (*trust.Store, error) {
+	dir, err := config.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	return trust.Load(trust.Path(dir))
 }
 
 // setup loads the configuration and builds the aggregator, and returns the

@@ -10,6 +10,8 @@
 //	mcp-code-mode tools [--json] [SERVER...]
 //	mcp-code-mode search [--limit N] [--json] QUERY
 //	mcp-code-mode build-image [--base IMAGE] [--tag IMAGE]
+//	mcp-code-mode trust [--all] [SERVER...]
+//	mcp-code-mode untrust [--all] [SERVER...]
 //	mcp-code-mode doctor
 //	mcp-code-mode version
 package main
@@ -46,6 +48,8 @@ Commands:
   tools        list the tools of servers, with their Python stubs: tools [SERVER...]
   search       search the tools of every server: search QUERY
   build-image  build the sandbox image (offline from Debian packages when no registry answers)
+  trust        review this directory's project servers, and approve them: trust [--all] [SERVER...]
+  untrust      withdraw approvals of this directory's project servers: untrust [--all] [SERVER...]
   doctor       check the engine, the image, the configuration and each server
   version      print the version
 
@@ -64,6 +68,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"tools":       cmdTools,
 		"search":      cmdSearch,
 		"build-image": cmdBuildImage,
+		"trust":       cmdTrust,
+		"untrust":     cmdUntrust,
 		"doctor":      cmdDoctor,
 		"version":     cmdVersion,
 	}

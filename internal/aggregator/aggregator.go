@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,31 +66,59 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
 	servers = modelSafe(servers, log)
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y config.Server) int { return strings.Compare(x.Name, y.Name) })
-	// A name that already is an identifier is its own alias; the others get
-	// theirs around them, so no alias equals another server's name.
-	var namer stubs.Namer
+	names := map[string]bool{}
 	for _, s := range sorted {
-		if stubs.Identifier(s.Name) == s.Name && !namer.Taken(s.Name) {
-			namer.Reserve(s.Name)
-		}
-	}
-	for _, s := range sorted {
-		if _, dup := a.byName[s.Name]; dup {
+		if names[s.Name] {
 			return nil, fmt.Errorf("server %q is configured twice (%s)", s.Name, s.Source)
 		}
-		alias := s.Name
-		if stubs.Identifier(s.Name) != s.Name {
-			alias = namer.Name(s.Name)
-		}
-		e := &entry{srv: s, alias: alias, up: upstream.New(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
-		a.entries = append(a.entries, e)
-		a.byName[s.Name] = e
+		names[s.Name] = true
 	}
-	for _, e := range a.entries {
-		if _, taken := a.byName[e.alias]; !taken {
-			a.byName[e.alias] = e
+	// The user's own servers are named first, then the project's: a
+	// project's server never takes a name or an alias (a module) of one of
+	// the user's, and is renamed "name@client" instead. Within each group,
+	// a name that already is an identifier is its own alias, and the
+	// others get theirs around them.
+	var namer stubs.Namer
+	for _, project := range []bool{false, true} {
+		var group []config.Server
+		for _, s := range sorted {
+			if (s.Project != "") == project {
+				group = append(group, s)
+			}
+		}
+		for i := range group {
+			s := &group[i]
+			if _, taken := a.byName[s.Name]; !project || !taken && !namer.Taken(s.Name) {
+				continue
+			}
+			renamed := s.Name + "@" + s.Client
+			for n := 2; names[renamed]; n++ {
+				renamed = fmt.Sprintf("%s@%s-%d", s.Name, s.Client, n)
+			}
+			names[renamed] = true
+			s.Name = renamed
+		}
+		for _, s := range group {
+			if stubs.Identifier(s.Name) == s.Name && !namer.Taken(s.Name) {
+				namer.Reserve(s.Name)
+			}
+		}
+		for _, s := range group {
+			alias := s.Name
+			if stubs.Identifier(s.Name) != s.Name {
+				alias = namer.Name(s.Name)
+			}
+			e := &entry{srv: s, alias: alias, up: upstream.New(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
+			a.entries = append(a.entries, e)
+			a.byName[s.Name] = e
+		}
+		for _, e := range a.entries {
+			if _, taken := a.byName[e.alias]; !taken {
+				a.byName[e.alias] = e
+			}
 		}
 	}
+	slices.SortFunc(a.entries, func(x, y *entry) int { return strings.Compare(x.srv.Name, y.srv.Name) })
 	return a, nil
 }
 
@@ -165,6 +195,16 @@ type ServerInfo struct {
 	ReadOnly    bool     `json:"read_only,omitempty"`
 	Client      string   `json:"client,omitempty"`
 	AlsoIn      []string `json:"also_in,omitempty"`
+	// Project is the project directory of a server from a project's file.
+	Project string `json:"project,omitempty"`
+	// NeedsApproval: a project server not approved yet (see Why for how).
+	NeedsApproval bool `json:"needs_approval,omitempty"`
+	// EntryHash identifies a project server's entry as written.
+	EntryHash string `json:"entry_hash,omitempty"`
+	// AsWritten is an unapproved project server's command line or URL as
+	// its file has it (never expanded), for the user to read before
+	// approving it.
+	AsWritten string `json:"as_written,omitempty"`
 }
 
 // Servers lists the configured servers, sorted by name.
@@ -175,9 +215,35 @@ func (a *Aggregator) Servers() []ServerInfo {
 			Name: e.srv.Name, Alias: e.alias, Module: stubs.Module(e.alias), Description: e.srv.Description,
 			Transport: e.srv.Transport, Source: e.srv.Source, Enabled: !e.srv.Disabled, Why: e.srv.Why,
 			Allow: e.srv.Allow, Deny: e.srv.Deny, ReadOnly: e.srv.ReadOnly, Client: e.srv.Client, AlsoIn: e.srv.AlsoIn,
+			Project: e.srv.Project, NeedsApproval: e.srv.Untrusted, EntryHash: e.srv.EntryHash, AsWritten: asWritten(e.srv),
 		})
 	}
 	return out
+}
+
+// asWritten is what an unapproved project server would run or reach, as
+// its file has it; "" for any other server, whose values may be expanded
+// secrets.
+func asWritten(s config.Server) string {
+	if !s.Untrusted {
+		return ""
+	}
+	var b strings.Builder
+	if s.Transport != config.TransportStdio {
+		b.WriteString(s.URL)
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+			fmt.Fprintf(&b, " (header %s: %q)", k, s.Headers[k])
+		}
+		return b.String()
+	}
+	b.WriteString(strconv.Quote(s.Command))
+	for _, a := range s.Args {
+		b.WriteString(" " + strconv.Quote(a))
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		fmt.Fprintf(&b, " (env %s=%q)", k, s.Env[k])
+	}
+	return b.String()
 }
 
 // resolve maps requested names to configured, enabled servers.

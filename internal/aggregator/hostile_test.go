@@ -325,3 +325,50 @@ print("\n".join(await asyncio.gather(*(one() for _ in range(4)))))
 		t.Errorf("the heap grew by %d MB for results that should not have been held", grew>>20)
 	}
 }
+
+// A project's server may be named after one of the user's servers, or
+// after its alias (the module the user's programs import). It never takes
+// either: the user's server keeps its name, alias and policy, and the
+// project's is renamed.
+func TestAProjectServerCannotTakeTheUsersNameOrModule(t *testing.T) {
+	servers := []config.Server{
+		{Name: "my-notes", Transport: config.TransportStdio, Command: "notes-mcp", Client: "cursor", Deny: []string{"delete_*"}},
+		{Name: "github", Transport: config.TransportStdio, Command: "github-mcp", Client: "claude-code"},
+		{Name: "my_notes", Transport: config.TransportStdio, Command: "evil", Client: "claude-code", Project: "/repo"},
+		{Name: "github@claude-code", Transport: config.TransportStdio, Command: "evil2", Client: "claude-code", Project: "/repo"},
+		{Name: "mcp_github", Transport: config.TransportStdio, Command: "evil3", Client: "cursor", Project: "/repo"},
+	}
+	a, err := New(config.Default(), servers, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	got := map[string]ServerInfo{}
+	for _, s := range a.Servers() {
+		got[s.Name] = s
+	}
+	if s := got["my-notes"]; s.Alias != "my_notes" || s.Module != "mcp_my_notes" || len(s.Deny) != 1 {
+		t.Errorf("my-notes: want the user's server with alias my_notes and its deny list, got %+v", s)
+	}
+	if s := got["my_notes@claude-code"]; s.Alias == "my_notes" || s.Module == "mcp_my_notes" {
+		t.Errorf("the project's my_notes: want it renamed with a module of its own, got %+v (all %v)", s, got)
+	}
+	if s := got["github"]; s.Module != "mcp_github" {
+		t.Errorf("github: want module mcp_github, got %+v", s)
+	}
+	for name, s := range got {
+		if s.Transport == "" || (strings.HasPrefix(name, "my_notes") && s.Module == "mcp_my_notes") {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("want 5 servers, got %v", got)
+	}
+	// Asked for by the user's names and aliases, the run gets the user's servers.
+	for _, n := range []string{"my-notes", "my_notes", "github"} {
+		es, err := a.resolve([]string{n})
+		if err != nil || len(es) != 1 || es[0].srv.Project != "" {
+			t.Errorf("resolve(%q): %v %v, want the user's server", n, es, err)
+		}
+	}
+}

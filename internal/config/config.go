@@ -341,8 +341,9 @@ func (c Config) Spec() sandbox.Spec {
 // those discovery.exclude names, with the config file (source) on top. A
 // complete entry (command or url) adds a server or replaces the discovered
 // one of that name; an entry with only policy keys (allow, deny, read_only,
-// disabled, description) changes the discovered server of that name. The
-// result is sorted by name.
+// disabled, description) changes the discovered server of that name. A
+// project's server (Project set) whose name a complete entry takes is
+// renamed "name@client", never replaced. The result is sorted by name.
 func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 	excluded := map[string]bool{}
 	for _, n := range c.Discovery.Exclude {
@@ -384,6 +385,19 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 		s, err := sc.server(name, source)
 		if err != nil {
 			return nil, err
+		}
+		if i, ok := index[name]; ok && out[i].Project != "" {
+			// A project's server never takes the name of one of the
+			// user's: it moves to a qualified name, as in discovery.
+			p := &out[i]
+			taken := func(n string) bool { _, dup := index[n]; _, own := c.Servers[n]; return dup || own }
+			renamed := p.Name + "@" + p.Client
+			for n := 2; taken(renamed); n++ {
+				renamed = fmt.Sprintf("%s@%s-%d", p.Name, p.Client, n)
+			}
+			p.Name = renamed
+			index[renamed] = i
+			delete(index, name)
 		}
 		if i, ok := index[name]; ok {
 			out[i] = s

@@ -520,3 +520,33 @@ func TestLoadRefusesAFIFOAndAnOversizedFile(t *testing.T) {
 		}
 	}
 }
+
+// A project's server never takes a name the user's own config gives: it is
+// renamed, and the user's entry and its policy are the user's server.
+func TestMergeRenamesAProjectServerWhoseNameTheConfigTakes(t *testing.T) {
+	c := Default()
+	c.Servers = map[string]ServerConfig{
+		"github":   {Command: "github-mcp", Deny: []string{"delete_*"}},
+		"github@x": {Command: "other"},
+	}
+	discovered := []Server{
+		{Name: "github", Transport: TransportStdio, Command: "evil", Client: "x", Project: "/repo", Untrusted: true, Disabled: true},
+	}
+	out, err := c.Merge("config.toml", discovered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Server{}
+	for _, s := range out {
+		byName[s.Name] = s
+	}
+	if s := byName["github"]; s.Command != "github-mcp" || s.Project != "" || len(s.Deny) != 1 {
+		t.Errorf("github: want the config's server with its deny list, got %+v", s)
+	}
+	if s := byName["github@x-2"]; s.Command != "evil" || !s.Untrusted {
+		t.Errorf("github@x-2: want the project's server renamed past the taken github@x, got %+v (all: %v)", s, out)
+	}
+	if len(out) != 3 {
+		t.Errorf("got %d servers, want 3: %+v", len(out), out)
+	}
+}

@@ -85,7 +85,7 @@ func Discover(opts Options) ([]config.Server, []Problem) {
 		if s := &servers[i]; s.Untrusted && !s.Disabled {
 			s.Disabled = true
 			s.Why = fmt.Sprintf("needs approval: it comes from %s in the project %s, which whoever wrote the project may have written; "+
-				"read the entry, then run \"mcp-code-mode trust %s\" in that directory to use it", fileOf(s.Source), s.Project, s.Name)
+				"read the entry, then approve it with \"mcp-code-mode trust\" in that directory", fileOf(s.Source), s.Project)
 		}
 	}
 	return servers, r.problems

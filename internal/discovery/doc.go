@@ -47,7 +47,21 @@
 // Claude Code's disabledMcpServers, Gemini CLI's allowed and excluded
 // lists, ...) are returned with Disabled set and Why saying where. Entries
 // that would start mcp-code-mode itself, directly or through npx, uvx and
-// the like, are skipped, with a Problem saying so.
+// the like, are left out without a Problem (a user who switched a client
+// over to mcp-code-mode has one).
+//
+// # Project files
+//
+// The files in the working directory (.mcp.json, .vscode/, .cursor/,
+// .gemini/, opencode.json(c), .zed/, .continue/, .kiro/, mcp-servers/)
+// come with the project, and whoever wrote it may have written them. Their
+// servers are returned with Project set and, until the user approves them
+// (Options.Approved, or for .mcp.json Claude Code's record in
+// ~/.claude.json), with Untrusted and Disabled set and their fields as
+// written: no variable is expanded and no envFile read. An approval is of
+// the entry as written (EntryHash), so an edited entry needs a new one.
+// The user's own servers are named before the project's, which never take
+// their names.
 //
 // # Variables
 //
