@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -192,6 +193,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer eng.Close()
 	defer agg.Close()
+	announceStarts(agg, stderr, false)
 	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(*timeout * float64(time.Second))})
 	if *asJSON {
 		if err := writeJSON(stdout, res); err != nil {
@@ -285,6 +287,7 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer eng.Close()
 	defer agg.Close()
+	announceStarts(agg, stderr, false)
 	names := c.fs.Args()
 	if len(names) == 0 {
 		for _, s := range agg.Servers() {
@@ -299,7 +302,7 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	for _, name := range names {
 		d, err := agg.Tools(ctx, []string{name})
 		if err != nil {
-			fmt.Fprintf(stderr, "mcp-code-mode tools: %v\n", err)
+			fmt.Fprintf(stderr, "mcp-code-mode tools: %s\n", startDetail(err))
 			failed++
 			continue
 		}
@@ -341,6 +344,7 @@ func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	}
 	defer eng.Close()
 	defer agg.Close()
+	announceStarts(agg, stderr, true)
 	docs, err := agg.Search(ctx, query, *limit, "summary")
 	if err != nil {
 		return err
@@ -475,21 +479,52 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			report(true, "server "+s.Name, "disabled: "+s.Why, "")
 			continue
 		}
-		docs, err := agg.Tools(ctx, []string{s.Name})
+		n, err := agg.Probe(ctx, s.Name)
 		if err != nil {
-			msg := err.Error()
-			if se := (*upstream.StartError)(nil); errors.As(err, &se) {
-				msg = se.Detail() // the user may see what the server wrote on stderr
-			}
-			report(false, "server "+s.Name, msg, "check its command, arguments and environment in "+s.Source)
+			report(false, "server "+s.Name, startDetail(err), "check its command, arguments and environment in "+s.Source)
 			continue
 		}
-		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", len(docs)), "")
+		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", n), "")
 	}
 	if failed > 0 {
 		return exitError{1}
 	}
 	return nil
+}
+
+// announceStarts tells the user, on stderr, which servers a command must
+// start (which may take long) and, with failures, each that could not be,
+// with the cause in full: exit status, what it wrote, or which timeout ran
+// out.
+func announceStarts(agg *aggregator.Aggregator, stderr io.Writer, failures bool) {
+	var mu sync.Mutex
+	n := aggregator.StartNotices{Starting: func(names []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		word := "servers"
+		if len(names) == 1 {
+			word = "server"
+		}
+		fmt.Fprintf(stderr, "mcp-code-mode: starting %d %s (%s)...\n", len(names), word, strings.Join(names, ", "))
+	}}
+	if failures {
+		n.Failed = func(name string, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(stderr, "mcp-code-mode: server %s left out: %s\n", name, startDetail(err))
+		}
+	}
+	agg.NotifyStarts(n)
+}
+
+// startDetail is an error for the user's eyes: a failed start with what the
+// server wrote (which may hold a token of its own, so it never reaches the
+// model).
+func startDetail(err error) string {
+	if se := (*upstream.StartError)(nil); errors.As(err, &se) {
+		return strings.Replace(err.Error(), se.Error(), se.Detail(), 1)
+	}
+	return err.Error()
 }
 
 func firstLineOf(s string) string {

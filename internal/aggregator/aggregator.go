@@ -42,6 +42,46 @@ type Aggregator struct {
 	search     *searchIndex  // nil until first search
 	startSem   chan struct{} // bounds servers started for search and docs
 	runSem     chan struct{} // bounds runs at once
+	notices    StartNotices
+}
+
+// StartNotices tell the user of a one-shot command about the server starts
+// it causes, which may take long (a package to download, a server that
+// hangs): which servers must be started, and each that could not be.
+// Either may be nil; they may be called from several goroutines at once.
+type StartNotices struct {
+	Starting func(names []string)
+	Failed   func(name string, err error)
+}
+
+// NotifyStarts sets the notices; call it before the aggregator is used.
+func (a *Aggregator) NotifyStarts(n StartNotices) { a.notices = n }
+
+// starting tells of the servers of entries that a use must start (not
+// running and, when known counts, with no tool list known), and returns a
+// func to tell of one that failed.
+func (a *Aggregator) starting(entries []*entry, known bool) func(e *entry, err error) {
+	var cold, starts []string
+	for _, e := range entries {
+		if e.up.Running() {
+			continue
+		}
+		if _, ok := e.up.KnownTools(); known && ok {
+			continue
+		}
+		cold = append(cold, e.srv.Name)
+		if !e.up.BackingOff() {
+			starts = append(starts, e.srv.Name)
+		}
+	}
+	if len(starts) > 0 && a.notices.Starting != nil {
+		a.notices.Starting(starts)
+	}
+	return func(e *entry, err error) {
+		if err != nil && a.notices.Failed != nil && slices.Contains(cold, e.srv.Name) {
+			a.notices.Failed(e.srv.Name, err)
+		}
+	}
 }
 
 func (a *Aggregator) bumpCatalog() { a.catalogGen.Add(1) }

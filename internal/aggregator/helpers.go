@@ -277,11 +277,13 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 	enabled := a.enabled()
 	// Every server needs a tool list: the known ones cost nothing, the
 	// others are started (a few at a time, in parallel).
+	failed := a.starting(enabled, true)
 	var wg sync.WaitGroup
 	for _, e := range enabled {
 		wg.Go(func() {
 			if _, err := a.tools(ctx, e); err != nil {
-				a.log.Debug("search: server skipped", "server", e.srv.Name, "err", err)
+				a.log.Info("search: server skipped", "server", e.srv.Name, "err", err)
+				failed(e, err)
 			}
 		})
 	}
@@ -321,13 +323,39 @@ func (a *Aggregator) Tools(ctx context.Context, names []string) ([]ToolDoc, erro
 			return nil, err
 		}
 	}
+	failed := a.starting(entries, true)
 	out := []ToolDoc{}
 	for _, e := range entries {
 		docs, err := a.docs(ctx, e, "", "full")
 		if err != nil {
+			failed(e, err)
 			return nil, err
 		}
 		out = append(out, docs...)
 	}
 	return out, nil
+}
+
+// Probe starts the named server now, even during the back-off after failed
+// starts (which it ends), and returns how many of its tools may be called:
+// for doctor, whose job is to try.
+func (a *Aggregator) Probe(ctx context.Context, name string) (int, error) {
+	es, err := a.resolve([]string{name})
+	if err != nil {
+		return 0, err
+	}
+	e := es[0]
+	e.up.ForgetFailures()
+	tools, _, err := e.up.Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer e.up.Release()
+	n := 0
+	for _, t := range tools {
+		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -119,11 +119,13 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		startErrs = make([]error, len(entries))
 	)
 	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Spec()) })
+	failed := a.starting(entries, false)
 	for i, e := range entries {
 		wg.Go(func() {
 			tools, gen, err := e.up.Acquire(runCtx)
 			if err != nil {
 				startErrs[i] = err
+				failed(e, err)
 				return
 			}
 			mods[i] = &loaded{entry: e, toolView: a.view(e, tools, gen)}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 )
 
@@ -76,4 +77,55 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // (may be nil) is called when one goes over.
 func httpClient(max int, over *atomic.Bool, onOver func()) *http.Client {
 	return &http.Client{Transport: &limitTransport{base: http.DefaultTransport.(*http.Transport).Clone(), max: max, over: over, onOver: onOver}}
+}
+
+// foreignLine notes the first line of a stdio server's stdout that is not a
+// JSON-RPC message (a banner, a log line, an error printed to the wrong
+// stream): when the server then fails to start, it is often the cause.
+// What it keeps is capped, and it reads nothing itself.
+type foreignLine struct {
+	r     io.Reader
+	mu    sync.Mutex
+	cur   []byte // the start of the current line, at most foreignMax bytes
+	first string // the first foreign line, "" if none yet
+}
+
+const foreignMax = 200
+
+func (f *foreignLine) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first != "" {
+		return n, err
+	}
+	for seg := p[:n]; len(seg) > 0 && f.first == ""; {
+		i := bytes.IndexByte(seg, '\n')
+		part := seg
+		if i >= 0 {
+			part = seg[:i]
+		}
+		if room := foreignMax - len(f.cur); room > 0 {
+			f.cur = append(f.cur, part[:min(room, len(part))]...)
+		}
+		if i < 0 {
+			break
+		}
+		if line := bytes.TrimSpace(f.cur); len(line) > 0 && line[0] != '{' {
+			f.first = string(line)
+		}
+		f.cur = f.cur[:0]
+		seg = seg[i+1:]
+	}
+	return n, err
+}
+
+// line returns the first foreign line seen, "" if none.
+func (f *foreignLine) line() string {
+	if f == nil {
+		return ""
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.first
 }

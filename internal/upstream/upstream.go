@@ -75,6 +75,7 @@ type session struct {
 	// streamed: every answer comes on one stream (stdio, SSE), which a
 	// message over the limit ends for all calls in flight.
 	streamed bool
+	foreign  *foreignLine // stdio: the first line of stdout that was not JSON-RPC
 }
 
 // overflowed ends a streamed session whose stream carried a message over
@@ -112,6 +113,7 @@ type Server struct {
 	failures int           // starts that failed in a row
 	failedAt time.Time     // when the last of them failed
 	lastErr  error         // why
+	recalled bool          // the catalog's record of failed starts was read
 }
 
 // A server that fails is restarted on its next call, at most MaxRestarts
@@ -241,11 +243,12 @@ func (u *Server) ensure(ctx context.Context) error {
 				return ctx.Err()
 			}
 		}
+		u.recallLocked()
 		if u.failures > 0 {
 			if left := time.Until(u.failedAt.Add(backoff(u.failures))); left > 0 {
 				err := u.lastErr
 				u.mu.Unlock()
-				return fmt.Errorf("%w; it failed %d time(s) in a row and is not started again for another %v", err, u.failures, left.Round(time.Second))
+				return fmt.Errorf("%w; it failed %d time(s) in a row and is not started again for another %v (`mcp-code-mode doctor` tries it now)", err, u.failures, left.Round(time.Second))
 			}
 		}
 		done := make(chan struct{})
@@ -262,11 +265,18 @@ func (u *Server) ensure(ctx context.Context) error {
 			if ctx.Err() == nil {
 				u.failures++
 				u.failedAt, u.lastErr = time.Now(), err
+				f := catalog.Failure{Server: u.srv.Name, Failures: u.failures, At: u.failedAt.UTC(), Error: err.Error()}
+				if serr := u.catalog.StoreFailure(u.srv, f); serr != nil {
+					u.log.Warn("catalog", "err", serr)
+				}
 			}
 		case u.closed:
 			u.wg.Go(sess.stop)
 			err = fmt.Errorf("server %q: shutting down", u.srv.Name)
 		default:
+			if u.failures > 0 {
+				u.catalog.ClearFailure(u.srv)
+			}
 			u.failures = 0
 			u.sess = sess
 			u.setToolsLocked(tools)
@@ -277,6 +287,50 @@ func (u *Server) ensure(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// errRecalled is the cause of a failed start recorded by an earlier
+// process: only its message is known.
+var errRecalled = errors.New("failed to start in an earlier command")
+
+// ForgetFailures ends the back-off after failed starts (in this process and
+// recorded in the catalog), so that the next use tries the server at once:
+// for doctor, whose job is to try.
+func (u *Server) ForgetFailures() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.recalled = true
+	u.failures, u.lastErr = 0, nil
+	u.catalog.ClearFailure(u.srv)
+}
+
+// recallLocked reads, once, the failed starts an earlier process recorded
+// in the catalog: the next command does not wait again for a server that
+// just failed. u.mu is held.
+func (u *Server) recallLocked() {
+	if u.recalled {
+		return
+	}
+	u.recalled = true
+	if f, ok := u.catalog.LoadFailure(u.srv); ok && u.failures == 0 {
+		u.failures, u.failedAt, u.lastErr = f.Failures, f.At, &StartError{Server: u.srv.Name, Err: errRecalled, msg: f.Error}
+	}
+}
+
+// BackingOff reports whether the server is left alone now after failed
+// starts (a use fails at once, with the last failure's cause).
+func (u *Server) BackingOff() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.recallLocked()
+	return u.failures > 0 && time.Now().Before(u.failedAt.Add(backoff(u.failures)))
+}
+
+// Running reports whether the server has a live session now.
+func (u *Server) Running() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.sess != nil && !u.sess.dead.Load()
 }
 
 // backoff is how long a server that failed to start n times in a row is
@@ -440,6 +494,9 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	if err == nil {
 		cctx, ccancel := context.WithTimeout(ctx, u.limits.ConnectTimeout)
 		tools, err = u.handshake(cctx, sess.c)
+		if err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("it did not answer initialize and tools/list within %v (limits.connect_timeout sets it): %w", u.limits.ConnectTimeout, err)
+		}
 		ccancel()
 	}
 	if err != nil {
@@ -449,7 +506,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		if sess.tooLarge.Load() {
 			err = fmt.Errorf("%w: it sent a message over %d bytes (limits.max_message_bytes)", ErrMessageTooLarge, u.limits.MaxMessageBytes)
 		}
-		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr)}
+		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr), Stdout: u.Redact(sess.foreign.line())}
 		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
 			se.Exit = sess.cmd.ProcessState.ExitCode()
 		}
@@ -461,8 +518,11 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 			if se.Exit > 0 {
 				se.msg += fmt.Sprintf("; it exited with status %d", se.Exit)
 			}
-			if stderr != "" {
-				se.msg += " (what it wrote on stderr is in the log, and `mcp-code-mode doctor` shows it)"
+			if se.Stdout != "" {
+				se.msg += "; it wrote a line on stdout that is not an MCP message (a server must write only MCP messages there)"
+			}
+			if stderr != "" || se.Stdout != "" {
+				se.msg += " (what it wrote is in the log, and `mcp-code-mode doctor` shows it)"
 			}
 		}
 		if stderr != "" {
@@ -506,6 +566,7 @@ type StartError struct {
 	Server string
 	Err    error  // the cause, unredacted: for errors.Is, never for display
 	Stderr string // the end of the server's standard error, redacted
+	Stdout string // the first line it wrote on stdout that was not an MCP message, redacted
 	Exit   int    // a stdio server's exit status, when it exited (else 0)
 	msg    string
 }
@@ -516,10 +577,14 @@ func (e *StartError) Unwrap() error { return e.Err }
 // Detail is the message with the end of the server's standard error, for
 // the user's eyes (doctor, logs).
 func (e *StartError) Detail() string {
-	if e.Stderr == "" {
-		return e.msg
+	d := e.msg
+	if e.Stdout != "" {
+		d += "; its first line on stdout that is not an MCP message: " + e.Stdout
 	}
-	return e.msg + "; its stderr ends: " + e.Stderr
+	if e.Stderr != "" {
+		d += "; its stderr ends: " + e.Stderr
+	}
+	return d
 }
 
 // Redact replaces, in s, every value this server's config holds that may be
@@ -599,7 +664,8 @@ func (u *Server) stdioClient(sess *session) (*client.Client, error) {
 		_ = cmd.Wait()
 		close(sess.exited)
 	}()
-	tr := transport.NewIO(&messageLimit{r: outR, max: u.limits.MaxMessageBytes, over: &sess.tooLarge, onOver: sess.overflowed}, inW, nil)
+	sess.foreign = &foreignLine{r: outR}
+	tr := transport.NewIO(&messageLimit{r: sess.foreign, max: u.limits.MaxMessageBytes, over: &sess.tooLarge, onOver: sess.overflowed}, inW, nil)
 	transport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr)
 	return client.NewClient(tr), nil
 }
