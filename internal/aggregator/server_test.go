@@ -41,21 +41,38 @@ func TestDescription(t *testing.T) {
 	long := func(i int) string {
 		return fmt.Sprintf("Server %d. ", i) + strings.Repeat("It does many useful things with many resources. ", 20)
 	}
+	short := func(i int) string { return fmt.Sprintf("Server %d tools", i) }
+	const (
+		perLine = iota // one line per server with its description
+		names          // every name, no descriptions
+		some           // some names and the count
+	)
 	tests := []struct {
-		name     string
-		n        int
-		perLine  bool // one line per server with its description
-		maxChars int
+		name  string
+		n     int
+		desc  func(int) string
+		wrap  func(string) string // the server names
+		shape int
 	}{
-		{"no servers", 0, false, 2500},
-		{"one server", 1, true, 2500},
-		{"twenty servers", 20, true, 5000},
-		{"twenty-five servers", 25, false, 3000},
-		{"hundred servers", 100, false, 8000},
+		{"no servers", 0, long, nil, perLine},
+		{"one server", 1, long, nil, perLine},
+		{"ten servers", 10, long, nil, perLine},
+		{"twenty servers, short descriptions", 20, short, nil, perLine},
+		{"twenty servers, long descriptions", 20, long, nil, names},
+		{"hundred servers", 100, long, nil, names},
+		{"hundred servers, long names", 100, long, longName, some},
+		{"thousand servers", 1000, long, nil, some},
+		{"thousand servers, long names", 1000, long, longName, some},
+		{"ten thousand servers, long names", 10000, long, longName, some},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			servers := stdioServers(tt.n, long)
+			servers := stdioServers(tt.n, tt.desc)
+			if tt.wrap != nil {
+				for i := range servers {
+					servers[i].Name = tt.wrap(servers[i].Name)
+				}
+			}
 			d := newTestAgg(t, servers).Description()
 
 			for _, s := range []string{
@@ -77,55 +94,66 @@ func TestDescription(t *testing.T) {
 			if strings.ContainsAny(d, "<>`") {
 				t.Errorf("description has Markdown-unsafe characters: %s", d)
 			}
-			if n := utf8.RuneCountInString(d); n > tt.maxChars {
-				t.Errorf("description is %d characters, want at most %d", n, tt.maxChars)
+			if n := utf8.RuneCountInString(d); n > 3000 {
+				t.Errorf("description is %d characters, want at most 3000", n)
 			}
-			if tt.n == 0 && !strings.Contains(d, "No servers are configured.") {
-				t.Error("description with no servers does not say so")
+			t.Logf("%d servers: %d characters", tt.n, utf8.RuneCountInString(d))
+			if tt.n == 0 {
+				if !strings.Contains(d, "No servers are configured.") {
+					t.Error("description with no servers does not say so")
+				}
+				return
 			}
-			lines := strings.Split(d, "\n")
 			var serverLines []string
-			for _, l := range lines {
+			for _, l := range strings.Split(d, "\n") {
 				if strings.HasPrefix(l, "- srv-") {
 					serverLines = append(serverLines, l)
 				}
 			}
-			if tt.perLine {
+			named := 0
+			for _, s := range servers {
+				if strings.Contains(d, s.Name) {
+					named++
+				}
+			}
+			switch tt.shape {
+			case perLine:
 				if len(serverLines) != tt.n {
 					t.Fatalf("description has %d server lines, want %d:\n%s", len(serverLines), tt.n, d)
 				}
 				for i, l := range serverLines {
-					prefix := fmt.Sprintf("- srv-%03d: mcp_srv_%03d - Server %d. ", i, i, i)
+					prefix := fmt.Sprintf("- srv-%03d: mcp_srv_%03d - Server %d", i, i, i)
 					if !strings.HasPrefix(l, prefix) {
 						t.Errorf("server line %q, want it to start with %q", l, prefix)
-					}
-					if !strings.HasSuffix(l, "…") {
-						t.Errorf("server line %q: long description not cut with …", l)
 					}
 					if n := utf8.RuneCountInString(strings.TrimPrefix(l, fmt.Sprintf("- srv-%03d: mcp_srv_%03d - ", i, i))); n > 80 {
 						t.Errorf("server line %q: description part is %d runes, want at most 80", l, n)
 					}
+					if strings.Contains(l, "useful") && !strings.HasSuffix(l, "…") {
+						t.Errorf("server line %q: long description not cut with …", l)
+					}
 				}
-				return
-			}
-			if len(serverLines) != 0 {
-				t.Errorf("with %d servers the description has %d per-server lines, want names only", tt.n, len(serverLines))
-			}
-			if strings.Contains(d, "useful things") {
-				t.Errorf("with %d servers the description includes server descriptions", tt.n)
-			}
-			if tt.n > 0 {
+			case names, some:
+				if len(serverLines) != 0 || strings.Contains(d, "useful things") {
+					t.Errorf("with %d servers the description has per-server lines or descriptions:\n%s", tt.n, d)
+				}
 				if want := fmt.Sprintf("Servers (%d;", tt.n); !strings.Contains(d, want) {
 					t.Errorf("description does not contain %q", want)
 				}
-				for _, s := range servers {
-					if !strings.Contains(d, s.Name) {
-						t.Errorf("description does not name server %q", s.Name)
-					}
+				if tt.shape == names && named != tt.n {
+					t.Errorf("description names %d of the %d servers, want all", named, tt.n)
+				}
+				if tt.shape == some && (named == 0 || named == tt.n || !strings.Contains(d, "and more") || !strings.Contains(d, "runtime.discovered_servers() lists them all")) {
+					t.Errorf("description names %d of %d servers; want some, and where the others are:\n%s", named, tt.n, d)
 				}
 			}
 		})
 	}
+}
+
+// longName is a server name of 64 characters, the most a name may have.
+func longName(s string) string {
+	return s + "-" + strings.Repeat("x", 63-len(s))
 }
 
 func TestDescriptionLeavesOutDisabledServers(t *testing.T) {
@@ -142,9 +170,9 @@ func TestDescriptionLeavesOutDisabledServers(t *testing.T) {
 					t.Errorf("description does not name enabled server %q", s.Name)
 				}
 			}
-			// 21 with one disabled is 20 enabled: still one line each.
+			// Short descriptions fit the budget: one line each.
 			lines := strings.Count(d, "\n- srv-")
-			if wantLines := map[int]int{3: 2, 21: 20, 30: 0}[n]; lines != wantLines {
+			if wantLines := map[int]int{3: 2, 21: 20, 30: 29}[n]; lines != wantLines {
 				t.Errorf("%d servers, one disabled: %d server lines, want %d", n, lines, wantLines)
 			}
 		})
