@@ -470,7 +470,7 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 			if se := (*upstream.StartError)(nil); errors.As(err, &se) {
 				msg = se.Detail() // the user may see what the server wrote on stderr
 			}
-			report(false, "server "+s.Name, msg, "check its command, arguments and environment in "+s.Source)
+			report(false, "server "+s.Name, agg.Redact(msg), "check its command, arguments and environment in "+s.Source)
 			continue
 		}
 		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", len(docs)), "")

@@ -124,13 +124,17 @@ type runCall struct {
 	err      error
 }
 
-// startRun calls run_python with id, asking for progress, and reads the
-// answer's stream in the background.
-func (c *mcpClient) startRun(ctx context.Context, t *testing.T, id any, code string) *runCall {
+// runID is the request id of every run in these tests: clients that do not
+// know of each other use the same ids.
+const runID = 7
+
+// startRun calls run_python with request id runID, asking for progress,
+// and reads the answer's stream in the background.
+func (c *mcpClient) startRun(ctx context.Context, t *testing.T, code string) *runCall {
 	t.Helper()
-	resp := c.post(ctx, t, id, string(mcp.MethodToolsCall), map[string]any{
+	resp := c.post(ctx, t, runID, string(mcp.MethodToolsCall), map[string]any{
 		"name": ToolName, "arguments": map[string]any{"code": code},
-		"_meta": map[string]any{"progressToken": fmt.Sprint("p-", id)},
+		"_meta": map[string]any{"progressToken": "progress"},
 	})
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
@@ -258,20 +262,20 @@ func cancelServer(t *testing.T, eng Engine) string {
 func TestAStatelessCancelCannotReachAnotherClientsRun(t *testing.T) {
 	url := cancelServer(t, clitest.NeedEngine(t))
 	a := &mcpClient{url: url, version: mcp.ProtocolVersion20260728}
-	run := a.startRun(t.Context(), t, 7, sleeper)
+	run := a.startRun(t.Context(), t, sleeper)
 	run.waitProgress(t)
 
 	b := &mcpClient{url: url, version: mcp.ProtocolVersion20260728}
-	cancel := map[string]any{"requestId": 7, "reason": "B"}
+	cancel := map[string]any{"requestId": runID, "reason": "B"}
 	if code := b.notify(t, string(mcp.MethodNotificationCancelled), cancel); code != http.StatusAccepted {
 		t.Errorf("B's notifications/cancelled: status %d, want 202", code)
 	}
-	withMeta := map[string]any{"requestId": 7, "_meta": map[string]any{mcp.MetaKeyProtocolVersion: mcp.ProtocolVersion20260728}}
+	withMeta := map[string]any{"requestId": runID, "_meta": map[string]any{mcp.MetaKeyProtocolVersion: mcp.ProtocolVersion20260728}}
 	for _, tc := range []struct {
 		how    string
 		params map[string]any
 		header bool
-	}{{"_meta only", withMeta, false}, {"header only", cancel, true}, {"a later version", map[string]any{"requestId": 7, "_meta": map[string]any{mcp.MetaKeyProtocolVersion: "2027-01-01"}}, false}} {
+	}{{"_meta only", withMeta, false}, {"header only", cancel, true}, {"a later version", map[string]any{"requestId": runID, "_meta": map[string]any{mcp.MetaKeyProtocolVersion: "2027-01-01"}}, false}} {
 		if code := b.postCancel(t, tc.params, tc.header); code != http.StatusAccepted {
 			t.Errorf("B's notifications/cancelled (%s): status %d, want 202", tc.how, code)
 		}
@@ -322,9 +326,9 @@ func TestASessionCancelReachesOnlyItsOwnSessionsRun(t *testing.T) {
 		t.Fatalf("two clients got one session %q", a.session)
 	}
 
-	run := a.startRun(t.Context(), t, 7, sleeper)
+	run := a.startRun(t.Context(), t, sleeper)
 	run.waitProgress(t)
-	if code := b.notify(t, string(mcp.MethodNotificationCancelled), map[string]any{"requestId": 7, "reason": "B"}); code != http.StatusAccepted {
+	if code := b.notify(t, string(mcp.MethodNotificationCancelled), map[string]any{"requestId": runID, "reason": "B"}); code != http.StatusAccepted {
 		t.Errorf("B's notifications/cancelled: status %d, want 202", code)
 	}
 	if !run.running() {
@@ -336,9 +340,9 @@ func TestASessionCancelReachesOnlyItsOwnSessionsRun(t *testing.T) {
 	}
 
 	// A's own cancel stops its run long before the program would end.
-	run = a.startRun(t.Context(), t, 7, "import time\ntime.sleep(600)\nprint('not cancelled')")
+	run = a.startRun(t.Context(), t, "import time\ntime.sleep(600)\nprint('not cancelled')")
 	run.waitProgress(t)
-	if code := a.notify(t, string(mcp.MethodNotificationCancelled), map[string]any{"requestId": 7, "reason": "A"}); code != http.StatusAccepted {
+	if code := a.notify(t, string(mcp.MethodNotificationCancelled), map[string]any{"requestId": runID, "reason": "A"}); code != http.StatusAccepted {
 		t.Errorf("A's notifications/cancelled: status %d, want 202", code)
 	}
 	text, res = run.wait(t)
@@ -378,7 +382,7 @@ func TestClosingTheResponseStreamCancelsAStatelessRun(t *testing.T) {
 	url := cancelServer(t, rec)
 	a := &mcpClient{url: url, version: mcp.ProtocolVersion20260728}
 	ctx, hangUp := context.WithCancel(t.Context())
-	run := a.startRun(ctx, t, 7, "import time\ntime.sleep(600)\nprint('not cancelled')")
+	run := a.startRun(ctx, t, "import time\ntime.sleep(600)\nprint('not cancelled')")
 	run.waitProgress(t)
 	ids := rec.started()
 	if len(ids) != 1 {
