@@ -1,9 +1,13 @@
 package aggregator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -19,7 +23,8 @@ import (
 // A server's configured secrets (env, headers, URL query) reach neither the
 // program, nor the MCP client, nor the log, whatever path the text takes:
 // a remote server's connection errors that quote its URL, a stdio server
-// that fails with its token in its error, a careless server that quotes its
+// that fails with its token in its error, a remote server whose tools/list
+// fails quoting its key, a careless server that quotes its
 // token in its tool descriptions and in its errors (the test server's
 // -leak), a transport that fails mid-call, the helpers' answers, the
 // modules' docs, and every log record down to debug.
@@ -31,8 +36,9 @@ func TestNoConfiguredSecretLeavesTheHost(t *testing.T) {
 		envSecret  = "env-secret-7f3a9c"
 		toolSecret = "tool-secret-d00d42"
 		webKey     = "web-key-a11ce7"
+		listKey    = "list-key-0ddba11"
 	)
-	secrets := []string{urlKey, hdrToken, envSecret, toolSecret, webKey}
+	secrets := []string{urlKey, hdrToken, envSecret, toolSecret, webKey, listKey}
 
 	remote := config.Server{Name: "remote", Transport: config.TransportHTTP, Source: "test",
 		URL: "http://127.0.0.1:9/mcp?api_key=" + urlKey, Headers: map[string]string{"Authorization": "Bearer " + hdrToken}}
@@ -43,6 +49,27 @@ func TestNoConfiguredSecretLeavesTheHost(t *testing.T) {
 	chatty.Description = "notes (token " + toolSecret + ")"
 	web := config.Server{Name: "web", Transport: config.TransportHTTP, Source: "test",
 		URL: httpTestServer(t) + "?api_key=" + webKey}
+	// A server that takes the handshake and then refuses tools/list,
+	// quoting the key it was given.
+	listURL := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return false
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodToolsList) {
+			return true
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"no tools for the key %s"}}`, msg.ID, r.URL.Query().Get("api_key"))
+		return false
+	})
+	lister := config.Server{Name: "lister", Transport: config.TransportHTTP, Source: "test", URL: listURL + "?api_key=" + listKey}
 
 	var logs clitest.Buffer
 	cfg := config.Default()
@@ -50,7 +77,7 @@ func TestNoConfiguredSecretLeavesTheHost(t *testing.T) {
 	cfg.Runtime = testRuntime()
 	cfg.Limits.ConnectTimeout = 3 * time.Second
 	eng, _ := clitest.Engine()
-	a, err := New(cfg, []config.Server{remote, leaky, chatty, web}, eng,
+	a, err := New(cfg, []config.Server{remote, leaky, chatty, web, lister}, eng,
 		slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +131,7 @@ func TestNoConfiguredSecretLeavesTheHost(t *testing.T) {
 	}
 
 	// Servers that do not start: their errors quote the URL and the token.
-	for _, name := range []string{"remote", "leaky"} {
+	for _, name := range []string{"remote", "leaky", "lister"} {
 		if r := runPython("print('never')", name); r.Error == nil || !strings.Contains(*r.Error, `start server "`+name+`"`) {
 			t.Errorf("%s: want a start error, got %s", name, deref(r.Error))
 		}
@@ -158,7 +185,7 @@ for call in (mcp_web.crash, lambda: mcp_web.add(a=1, b=2)):
 	if err != nil || len(docs) == 0 {
 		t.Errorf("Tools(chatty) = %d docs, %v", len(docs), err)
 	}
-	for _, name := range []string{"remote", "leaky"} {
+	for _, name := range []string{"remote", "leaky", "lister"} {
 		if _, err := a.Tools(ctx, []string{name}); err == nil {
 			t.Errorf("Tools(%s) did not fail", name)
 		} else {
@@ -191,7 +218,7 @@ for call in (mcp_web.crash, lambda: mcp_web.add(a=1, b=2)):
 			}
 		}
 	}
-	for _, want := range []string{"api_key=[redacted]", "(token [redacted])"} {
+	for _, want := range []string{"api_key=[redacted]", "(token [redacted])", "no tools for the key [redacted]"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q (the path it stands for was not taken):\n%s", want, clip(log, 4000))
 		}
