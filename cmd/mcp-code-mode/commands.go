@@ -302,7 +302,7 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	for _, name := range names {
 		d, err := agg.Tools(ctx, []string{name})
 		if err != nil {
-			fmt.Fprintf(stderr, "mcp-code-mode tools: %s\n", startDetail(err))
+			fmt.Fprintf(stderr, "mcp-code-mode tools: %s\n", agg.Redact(startDetail(err)))
 			failed++
 			continue
 		}
@@ -481,7 +481,7 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		}
 		n, err := agg.Probe(ctx, s.Name)
 		if err != nil {
-			report(false, "server "+s.Name, startDetail(err), "check its command, arguments and environment in "+s.Source)
+			report(false, "server "+s.Name, agg.Redact(startDetail(err)), "check its command, arguments and environment in "+s.Source)
 			continue
 		}
 		report(true, "server "+s.Name, fmt.Sprintf("started, %d tools", n), "")
@@ -511,7 +511,7 @@ func announceStarts(agg *aggregator.Aggregator, stderr io.Writer, failures bool)
 		n.Failed = func(name string, err error) {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(stderr, "mcp-code-mode: server %s left out: %s\n", name, startDetail(err))
+			fmt.Fprintf(stderr, "mcp-code-mode: server %s left out: %s\n", name, agg.Redact(startDetail(err)))
 		}
 	}
 	agg.NotifyStarts(n)

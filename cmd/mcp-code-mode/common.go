@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/trust"
 )
@@ -219,6 +220,13 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*agg
 	list, problems, err := servers(cfg, path, wrapped)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	// What is logged from here on, here and in the aggregator, has the
+	// servers' secrets taken out.
+	red := redact.New(config.AllSecrets(list)...)
+	log = slog.New(red.Handler(log.Handler()))
+	for i := range problems {
+		problems[i].Err = red.String(problems[i].Err)
 	}
 	for _, p := range problems {
 		log.Warn("client config", "problem", p.String())

@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
@@ -31,7 +32,8 @@ type Engine interface {
 type Aggregator struct {
 	cfg     config.Config
 	engine  Engine
-	log     *slog.Logger
+	log     *slog.Logger     // redacts redact's secrets from every record
+	redact  *redact.Replacer // every configured server's secrets
 	policy  policy.Policy
 	entries []*entry          // configured servers, sorted by name
 	byName  map[string]*entry // by name and by alias
@@ -98,12 +100,25 @@ type entry struct {
 
 // New returns an aggregator over servers. engine may be nil for commands
 // that never run programs. It starts nothing yet.
+//
+// The values of the servers' secrets (config.Server.Secrets) are taken out
+// of every text it gives: what reaches the program (refusals, the servers'
+// error texts, the helpers' answers, the modules' docs), its results and
+// errors, and every record of log, which it wraps. A successful tool result
+// is the tool's answer and reaches the program as it was sent.
 func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Logger) (*Aggregator, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+	red := redact.New(config.AllSecrets(servers)...)
+	log = slog.New(red.Handler(log.Handler()))
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
+	servers = slices.Clone(servers)
+	for i := range servers {
+		// Before modelSafe caps them: a secret cut in two would not be found.
+		servers[i].Description, servers[i].Why = red.String(servers[i].Description), red.String(servers[i].Why)
+	}
 	servers = modelSafe(servers, log)
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y config.Server) int { return strings.Compare(x.Name, y.Name) })
 	names := map[string]bool{}
@@ -219,6 +234,11 @@ func (a *Aggregator) Close() {
 	wg.Wait()
 	a.wg.Wait()
 }
+
+// Redact returns s with the values of every configured server's secrets
+// replaced (see New), for text about the servers that a caller shows
+// itself.
+func (a *Aggregator) Redact(s string) string { return a.redact.String(s) }
 
 // ServerInfo describes one configured server.
 type ServerInfo struct {

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
@@ -45,11 +46,12 @@ func (f *hostFault) Error() string { return f.kind + ": " + f.err.Error() }
 func (f *hostFault) Unwrap() error { return f.err }
 
 // forCode turns an error into the text the program may see: a refusal's own
-// message, capped, or only the fault's type name.
-func forCode(err error, maxChars int) string {
+// message with the secrets red knows replaced (before it is capped, so no
+// part of one is left), or only the fault's type name.
+func forCode(err error, maxChars int, red *redact.Replacer) string {
 	var r *Refusal
 	if errors.As(err, &r) {
-		return truncateRunes(r.Msg, maxChars)
+		return truncateRunes(red.String(r.Msg), maxChars)
 	}
 	var f *hostFault
 	if errors.As(err, &f) {

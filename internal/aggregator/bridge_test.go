@@ -379,7 +379,7 @@ func TestForCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := forCode(tt.err, tt.max)
+			got := forCode(tt.err, tt.max, nil)
 			if tt.want != "" && got != tt.want {
 				t.Errorf("forCode = %q, want %q", got, tt.want)
 			}
@@ -412,7 +412,7 @@ func TestForCodeTinyCap(t *testing.T) {
 			t.Errorf("forCode with cap 0 panicked: %v", r)
 		}
 	}()
-	if got := forCode(&Refusal{Msg: "abc"}, 0); got != "" {
+	if got := forCode(&Refusal{Msg: "abc"}, 0, nil); got != "" {
 		t.Errorf("forCode with cap 0 = %q, want empty", got)
 	}
 }
@@ -602,7 +602,7 @@ func TestCallError(t *testing.T) {
 			if got == nil {
 				t.Fatal("callError = nil")
 			}
-			code := forCode(got, limits.MaxErrorChars)
+			code := forCode(got, limits.MaxErrorChars, nil)
 			if strings.Contains(code, "SECRET") {
 				t.Errorf("text for code %q leaks the server's message", code)
 			}

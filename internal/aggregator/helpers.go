@@ -29,14 +29,16 @@ func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
 	if err == nil {
 		var b []byte
 		if b, err = json.Marshal(v); err == nil {
-			return runner.Success(m.ID, b)
+			// Tool descriptions and schemas come from the servers; one may
+			// quote its own configuration.
+			return runner.Success(m.ID, s.a.redact.JSON(b))
 		}
 	}
 	var r *Refusal
 	if !errors.As(err, &r) {
 		s.a.log.Warn("runtime helper failed", "method", m.Method, "err", err)
 	}
-	return runner.Failure(m.ID, forCode(err, s.a.cfg.Limits.MaxErrorChars))
+	return runner.Failure(m.ID, forCode(err, s.a.cfg.Limits.MaxErrorChars, s.a.redact))
 }
 
 // ServerDoc is one server as discovered_servers() describes it to the
@@ -140,7 +142,7 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 		}
 		return a.docs(ctx, e, p.Tool, p.Detail)
 	case "search_tool_docs":
-		return a.Search(ctx, p.Query, p.Limit, p.Detail)
+		return a.rank(ctx, p.Query, p.Limit, p.Detail)
 	case "capability_summary":
 		var b strings.Builder
 		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_{alias}.{tool}(...)):\n")
@@ -252,8 +254,28 @@ type searchIndex struct {
 }
 
 // Search ranks the allowed tools of every enabled server for query. Servers
-// never catalogued are started for it, a few at a time, in parallel.
+// never catalogued are started for it, a few at a time, in parallel. The
+// servers' secrets are taken out of the answer (see New).
 func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
+	docs, err := a.rank(ctx, query, limit, detail)
+	return a.redactDocs(docs), a.redact.Error(err)
+}
+
+// redactDocs takes the servers' secrets out of docs (in place).
+func (a *Aggregator) redactDocs(docs []ToolDoc) []ToolDoc {
+	for i := range docs {
+		d := &docs[i]
+		d.Summary, d.Description, d.Stub = a.redact.String(d.Summary), a.redact.String(d.Description), a.redact.String(d.Stub)
+		if d.InputSchema != nil {
+			d.InputSchema = a.redact.JSON(d.InputSchema)
+		}
+	}
+	return docs
+}
+
+// rank is Search as the program's helper asks it (its answer is redacted
+// with the others).
+func (a *Aggregator) rank(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
 	if limit <= 0 {
 		limit = 5
 	}
@@ -312,8 +334,14 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 }
 
 // Tools describes, with stubs, the allowed tools of the named servers (all
-// enabled servers when names is empty), starting them as needed.
+// enabled servers when names is empty), starting them as needed. The
+// servers' secrets are taken out of the answer and of its error (see New).
 func (a *Aggregator) Tools(ctx context.Context, names []string) ([]ToolDoc, error) {
+	docs, err := a.toolDocs(ctx, names)
+	return a.redactDocs(docs), a.redact.Error(err)
+}
+
+func (a *Aggregator) toolDocs(ctx context.Context, names []string) ([]ToolDoc, error) {
 	var entries []*entry
 	if len(names) == 0 {
 		entries = a.enabled()

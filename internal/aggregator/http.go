@@ -1,9 +1,11 @@
 package aggregator
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
@@ -43,12 +46,60 @@ type HTTPOptions struct {
 // HTTPHandler serves run_python over streamable HTTP at /mcp. It refuses
 // requests whose Host is not this server's (DNS rebinding), whose Origin is
 // a foreign site (a browser page driving a local server), and, with a
-// token, requests without it. Only pages of opts.AllowedOrigins get CORS headers.
+// token, requests without it. Only pages of opts.AllowedOrigins get CORS
+// headers. A client cancels a run with notifications/cancelled in its
+// session (protocol versions before 2026-07-28) or by closing the run's
+// response stream (2026-07-28 and later, which have no sessions).
 func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
-	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"))
+	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
+		server.WithStreamableHTTPLogger(a.log))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(opts, mcpHandler))
+	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
 	return mux
+}
+
+// sessionlessCancels answers, without passing them on, the
+// notifications/cancelled of protocol version 2026-07-28 and later (by the
+// MCP-Protocol-Version header or the message's _meta, as mcp-go tells the
+// eras apart). Those versions have no sessions, so such a notification
+// names a request id and nothing of its sender: mcp-go would cancel
+// whichever client's request has that id. Their streamable HTTP transport
+// defines no notifications from the client: a client cancels a request by
+// closing its response stream, which cancels the request's context. Older
+// versions' cancels carry their session (Mcp-Session-Id), under which
+// mcp-go keeps each request, and are passed on.
+func sessionlessCancels(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		// The guard has bounded the body; mcp-go reads it whole too.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: over %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			ID     any    `json:"id"`
+			Method string `json:"method"`
+			Params struct {
+				Meta *mcp.Meta `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &msg) == nil && msg.ID == nil && msg.Method == string(mcp.MethodNotificationCancelled) &&
+			(mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.Params.Meta.ProtocolVersion())) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func guard(opts HTTPOptions, next http.Handler) http.Handler {

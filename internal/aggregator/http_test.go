@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 )
 
 func TestHTTPGuardRefusesForeignHostsOriginsAndMissingTokens(t *testing.T) {
@@ -165,6 +167,20 @@ func TestHTTPGuardCapsRequestBodies(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusTeapot || read != 2 {
 		t.Errorf("small body: status %d, %d bytes; want it handed on", rec.Code, read)
+	}
+	// The whole handler, in front of mcp-go, says 413 too.
+	a, err := New(config.Default(), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	req = httptest.NewRequest(http.MethodPost, "/mcp", io.LimitReader(zeros{}, 600<<20))
+	req.Host, req.ContentLength = "127.0.0.1:8931", -1
+	req.Header.Set("Content-Type", "application/json")
+	rec = httptest.NewRecorder()
+	a.HTTPHandler(HTTPOptions{}).ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("chunked 600 MB to HTTPHandler: status %d, want 413 (%s)", rec.Code, clip(rec.Body.String(), 200))
 	}
 }
 

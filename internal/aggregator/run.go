@@ -73,7 +73,13 @@ type toolView struct {
 func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
 	res.Servers = []string{}
-	defer func() { res.DurationMS = time.Since(began).Milliseconds() }()
+	defer func() {
+		res.DurationMS = time.Since(began).Milliseconds()
+		if res.Error != nil {
+			msg := a.redact.String(*res.Error)
+			res.Error = &msg
+		}
+	}()
 
 	entries, err := a.resolve(req.Servers)
 	if err != nil {
@@ -154,7 +160,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		return res
 	}
 	if err := errors.Join(startErrs...); err != nil {
-		res.fail("%s", truncateRunes(strings.TrimSpace(err.Error()), 600))
+		res.fail("%s", truncateRunes(a.redact.String(strings.TrimSpace(err.Error())), 600))
 		return res
 	}
 	if boxErr != nil {
@@ -192,7 +198,7 @@ func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView
 		st, err := stubs.FromSchema(name, py, t.Description, t.InputSchema)
 		rt := runner.Tool{Name: name, Py: py}
 		if err == nil {
-			rt.Doc = st.Stub()
+			rt.Doc = a.redact.String(st.Stub())
 			for _, p := range st.Params {
 				nullable := p.Type == "Any" || strings.Contains(p.Type, "None")
 				rt.Params = append(rt.Params, runner.Param{Name: p.Name, Py: p.Py, DropNone: !p.Required && !nullable})
@@ -373,7 +379,7 @@ func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 		if !errors.As(err, &r) {
 			s.a.log.Warn("tool call failed", "server", m.Server, "tool", m.Tool, "err", err)
 		}
-		return runner.Failure(m.ID, forCode(err, limits.MaxErrorChars))
+		return runner.Failure(m.ID, forCode(err, limits.MaxErrorChars, s.a.redact))
 	}
 	return runner.Success(m.ID, value)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -132,7 +133,11 @@ const outputSchema = `{
 // requests from in and writing answers to out, until in ends or ctx is
 // done.
 func (a *Aggregator) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	err := server.NewStdioServer(newMCPServer(a)).Listen(ctx, in, out)
+	srv := server.NewStdioServer(newMCPServer(a))
+	// mcp-go writes its own errors with the log package, to stderr by
+	// default: they go to the aggregator's logger instead.
+	srv.SetErrorLogger(slog.NewLogLogger(a.log.Handler(), slog.LevelError))
+	err := srv.Listen(ctx, in, out)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("stdio: %w", err)
 	}

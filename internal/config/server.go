@@ -5,7 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"net/url"
+	"os"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // Transports a server can be reached over.
@@ -74,3 +78,96 @@ func (s Server) Key() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
+
+// Secrets returns the values of this server's config that may be secret,
+// for redaction (package redact): the values of its env and headers (and a
+// header's token after "Bearer " or "Basic "), its URL's query values, the
+// values of secret-named flags in its arguments ("--api-key V",
+// "--token=V", "GITHUB_TOKEN=V"), the password of any URL among these or
+// its arguments, and the host variables it takes a bearer token or headers
+// from (read now).
+//
+// Not every configured value is a secret (LOG_LEVEL=info, a path), and one
+// that is not would be hidden wherever it appears; so a value counts when
+// it has at least 8 characters, or at least 4 and a name (variable, header,
+// query key, flag) that says secret: key, token, secret, pass, pwd, auth,
+// cred, cookie, session, sig, private, pat. Passwords and the values of
+// token variables count from 4 characters whatever their name.
+func (s Server) Secrets() []string {
+	var out []string
+	var add func(v string, named bool)
+	add = func(v string, named bool) {
+		if n := len(v); n >= minSecret && (named || n >= minUnnamedSecret) {
+			out = append(out, v)
+			if e := url.QueryEscape(v); e != v {
+				out = append(out, e) // as it appears in a URL
+			}
+		}
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			if p, ok := u.User.Password(); ok {
+				add(p, true)
+			}
+		}
+	}
+	for k, v := range s.Env {
+		add(v, secretName.MatchString(k))
+	}
+	for k, v := range s.Headers {
+		add(v, secretName.MatchString(k))
+		if scheme, tok, ok := strings.Cut(v, " "); ok && (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "Basic")) {
+			add(strings.TrimSpace(tok), true)
+		}
+	}
+	for _, name := range s.EnvHeaders {
+		add(os.Getenv(name), true)
+	}
+	if s.BearerTokenEnv != "" {
+		add(os.Getenv(s.BearerTokenEnv), true)
+	}
+	queryOf := func(raw string) {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme == "" {
+			return
+		}
+		if p, ok := u.User.Password(); ok {
+			add(p, true)
+		}
+		for k, vs := range u.Query() {
+			for _, v := range vs {
+				add(v, secretName.MatchString(k))
+			}
+		}
+	}
+	queryOf(s.URL)
+	for i, a := range s.Args {
+		queryOf(a)
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case hasValue && secretName.MatchString(name):
+			add(value, true)
+		case !hasValue && strings.HasPrefix(a, "-") && secretName.MatchString(name) && i+1 < len(s.Args) && !strings.HasPrefix(s.Args[i+1], "-"):
+			add(s.Args[i+1], true)
+		}
+	}
+	return out
+}
+
+// AllSecrets is Secrets of every server.
+func AllSecrets(servers []Server) []string {
+	var out []string
+	for _, s := range servers {
+		out = append(out, s.Secrets()...)
+	}
+	return out
+}
+
+// The shortest values Secrets counts: with a secret-sounding name, and
+// without one.
+const (
+	minSecret        = 4
+	minUnnamedSecret = 8
+)
+
+// secretName matches the names of variables, headers, query keys and flags
+// whose values are secrets.
+var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|sig|private|pat`)

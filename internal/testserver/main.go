@@ -182,7 +182,10 @@ type structuredResult struct {
 
 var calls atomic.Int64 // calls of the "counter" tool in this process
 
-func newServer(name string, clog *calllog.Writer) *server.MCPServer {
+// newServer returns the test server. A leak, when not empty, is quoted as
+// the server's token in every tool's description and in the errors of fail
+// and protocol_error, as a careless server might.
+func newServer(name string, clog *calllog.Writer, leak string) *server.MCPServer {
 	hooks := &server.Hooks{}
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
@@ -219,8 +222,20 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 		}),
 		server.WithRecovery(),
 	)
+	addTool := func(t mcp.Tool, h server.ToolHandlerFunc) {
+		if leak != "" {
+			t.Description += " Connected with token " + leak + "."
+		}
+		s.AddTool(t, h)
+	}
+	leaked := func(msg string) string {
+		if leak != "" {
+			msg += " (token " + leak + ")"
+		}
+		return msg
+	}
 
-	s.AddTool(tool("add", "Add two integers",
+	addTool(tool("add", "Add two integers",
 		"Add two integers a and b. Returns structured content {\"sum\": a+b}; the text content is the same JSON.",
 		`{"type":"object","properties":{
 			"a":{"type":"integer","description":"First addend"},
@@ -248,7 +263,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultStructured(res, string(text)), nil
 		})
 
-	s.AddTool(tool("echo", "Echo a message",
+	addTool(tool("echo", "Echo a message",
 		"Return the message as text. With upper=true the message is upper-cased first.",
 		`{"type":"object","properties":{
 			"message":{"type":"string","description":"Text to echo back"},
@@ -263,7 +278,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultText(msg), nil
 		})
 
-	s.AddTool(tool("sleep", "Sleep",
+	addTool(tool("sleep", "Sleep",
 		"Sleep for ms milliseconds (returning early with an error if the request is cancelled), then return the text \"slept N\".",
 		`{"type":"object","properties":{
 			"ms":{"type":"integer","minimum":0,"maximum":600000,"description":"Milliseconds to sleep"}},
@@ -283,25 +298,25 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			}
 		})
 
-	s.AddTool(tool("fail", "Fail with a tool error",
+	addTool(tool("fail", "Fail with a tool error",
 		"Always fails: returns a tool error result (isError: true) whose text is the given message.",
 		`{"type":"object","properties":{
 			"message":{"type":"string","description":"Error message to return"}},
 		  "additionalProperties":false}`, "", readOnly),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultError(argString(args(req), "message", "tool failed")), nil
+			return mcp.NewToolResultError(leaked(argString(args(req), "message", "tool failed"))), nil
 		})
 
-	s.AddTool(tool("protocol_error", "Fail with a JSON-RPC error",
+	addTool(tool("protocol_error", "Fail with a JSON-RPC error",
 		"Always fails at the protocol level: the client gets a JSON-RPC error response (not a tool result) whose message contains the given message.",
 		`{"type":"object","properties":{
 			"message":{"type":"string","description":"Text to put in the JSON-RPC error message"}},
 		  "additionalProperties":false}`, "", readOnly),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, errors.New(argString(args(req), "message", "protocol error"))
+			return nil, errors.New(leaked(argString(args(req), "message", "protocol error")))
 		})
 
-	s.AddTool(tool("huge", "Return a large text",
+	addTool(tool("huge", "Return a large text",
 		"Return a text content of exactly `bytes` 'x' characters.",
 		`{"type":"object","properties":{
 			"bytes":{"type":"integer","minimum":0,"description":"Number of 'x' characters to return"}},
@@ -314,7 +329,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultText(strings.Repeat("x", int(n))), nil
 		})
 
-	s.AddTool(tool("deep", "Return deeply nested data",
+	addTool(tool("deep", "Return deeply nested data",
 		"A hostile result: structured content of arrays nested `depth` levels deep.",
 		`{"type":"object","properties":{
 			"depth":{"type":"integer","minimum":0,"maximum":100000,"description":"How many levels to nest"}},
@@ -325,7 +340,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("deep")}, RawStructuredContent: raw}, nil
 		})
 
-	s.AddTool(tool("structured", "Structured result",
+	addTool(tool("structured", "Structured result",
 		`Return the fixed structured content {"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}],"total":2}, described by an outputSchema.`,
 		`{"type":"object","properties":{},"additionalProperties":false}`,
 		`{"type":"object","properties":{
@@ -339,7 +354,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultStructuredOnly(res), nil
 		})
 
-	s.AddTool(tool("crash", "Crash the server",
+	addTool(tool("crash", "Crash the server",
 		"Exit the server process immediately with status 3, without answering.",
 		`{"type":"object","properties":{},"additionalProperties":false}`, "",
 		mcp.ToolAnnotation{ReadOnlyHint: ptr(false), DestructiveHint: ptr(true), IdempotentHint: ptr(false), OpenWorldHint: ptr(false)}),
@@ -349,14 +364,14 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return nil, nil
 		})
 
-	s.AddTool(tool("noop", "Do nothing",
+	addTool(tool("noop", "Do nothing",
 		`Do nothing and return the text "ok".`,
 		`{"type":"object","properties":{},"additionalProperties":false}`, "", readOnly),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("ok"), nil
 		})
 
-	s.AddTool(tool("get-weather", "Get the weather",
+	addTool(tool("get-weather", "Get the weather",
 		`Return the text "sunny in <city>". The tool name and the "from" parameter are deliberately not valid Python identifiers.`,
 		`{"type":"object","properties":{
 			"city":{"type":"string","description":"City name"},
@@ -366,7 +381,7 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultText("sunny in " + argString(args(req), "city", "")), nil
 		})
 
-	s.AddTool(tool("env", "Read an environment variable",
+	addTool(tool("env", "Read an environment variable",
 		"Return the value of the named environment variable of the server process (empty text if unset).",
 		`{"type":"object","properties":{
 			"name":{"type":"string","description":"Environment variable name"}},
@@ -375,14 +390,14 @@ func newServer(name string, clog *calllog.Writer) *server.MCPServer {
 			return mcp.NewToolResultText(os.Getenv(argString(args(req), "name", ""))), nil
 		})
 
-	s.AddTool(tool("counter", "Per-process call counter",
+	addTool(tool("counter", "Per-process call counter",
 		"Increment and return (as text) the number of times this tool has been called in this server process: 1 on the first call after a (re)start.",
 		`{"type":"object","properties":{},"additionalProperties":false}`, "", sideFx),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strconv.FormatInt(calls.Add(1), 10)), nil
 		})
 
-	s.AddTool(tool("grow", "Add a tool",
+	addTool(tool("grow", "Add a tool",
 		"Register a new no-op tool with the given name; the server then sends notifications/tools/list_changed.",
 		`{"type":"object","properties":{
 			"name":{"type":"string","description":"Name of the new tool"}},
@@ -407,6 +422,7 @@ func main() {
 	logPath := flag.String("log", "", "append one JSON line per tools/call to `FILE`")
 	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
 	failStart := flag.String("fail-start", "", "a hostile server: write `TEXT` (say, its own token) on stderr and exit 1 at once")
+	leakVar := flag.String("leak", "", "a careless server: quote the value of the environment variable `NAME` (its token) in every tool's description and in the errors of fail and protocol_error")
 	flag.Parse()
 	if *failStart != "" {
 		fmt.Fprintln(os.Stderr, *failStart)
@@ -428,7 +444,11 @@ func main() {
 			log.Fatalf("testserver: %v", err)
 		}
 	}
-	s := newServer(*name, clog)
+	leak := ""
+	if *leakVar != "" {
+		leak = os.Getenv(*leakVar)
+	}
+	s := newServer(*name, clog, leak)
 
 	switch {
 	case *httpAddr != "":

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
 )
 
@@ -94,6 +94,7 @@ type Server struct {
 	passEnv []string
 	limits  config.Limits
 	log     *slog.Logger
+	redact  *redact.Replacer // the server's secrets (config.Server.Secrets)
 	catalog catalog.Catalog
 	changed func()        // called when the tool list changes
 	calls   chan struct{} // bounds calls in flight
@@ -129,7 +130,8 @@ const (
 // its tool list; changed is called whenever the tool list changes.
 func New(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), log *slog.Logger) *Server {
 	return &Server{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
-		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name)}
+		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name),
+		redact: redact.New(srv.Secrets()...)}
 }
 
 // KnownTools returns the tool list without starting the server: the live
@@ -181,7 +183,7 @@ func (u *Server) refresh(sess *session) {
 	defer cancel()
 	tools, err := listTools(ctx, sess.c)
 	if err != nil {
-		u.log.Debug("refresh after tools/list_changed", "err", u.Redact(err.Error()))
+		u.log.Debug("refresh after tools/list_changed", "err", u.redact.String(err.Error()))
 		return
 	}
 	u.mu.Lock()
@@ -430,7 +432,7 @@ func (u *Server) start(ctx context.Context) (*session, []Tool, error) {
 		if time.Now().Add(pause).After(deadline) {
 			return nil, nil, err
 		}
-		u.log.Info("remote server not reachable; trying again", "err", u.Redact(err.Error()), "in", pause)
+		u.log.Info("remote server not reachable; trying again", "err", u.redact.String(err.Error()), "in", pause)
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
@@ -506,15 +508,15 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		if sess.tooLarge.Load() {
 			err = fmt.Errorf("%w: it sent a message over %d bytes (limits.max_message_bytes)", ErrMessageTooLarge, u.limits.MaxMessageBytes)
 		}
-		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.Redact(stderr), Stdout: u.Redact(sess.foreign.line())}
+		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.redact.String(stderr), Stdout: u.redact.String(sess.foreign.line())}
 		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
 			se.Exit = sess.cmd.ProcessState.ExitCode()
 		}
 		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
 			se.msg = fmt.Sprintf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
-				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %s", u.srv.Name, u.Redact(err.Error()))
+				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %s", u.srv.Name, u.redact.String(err.Error()))
 		} else {
-			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.Redact(err.Error()))
+			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(err.Error()))
 			if se.Exit > 0 {
 				se.msg += fmt.Sprintf("; it exited with status %d", se.Exit)
 			}
@@ -558,7 +560,7 @@ func (s *session) stderrTail() string {
 
 // StartError is a server that did not start. Its message names the server
 // and the cause, with the values of the server's secrets taken out (see
-// Redact), and it is what the model may see. What a stdio server wrote on
+// config.Server.Secrets), and it is what the model may see. What a stdio server wrote on
 // its standard error is kept apart, in Stderr: a server may print its own
 // token there, which no redaction can know, so it goes to the log and to
 // doctor (Detail), never into the message.
@@ -585,48 +587,6 @@ func (e *StartError) Detail() string {
 		d += "; its stderr ends: " + e.Stderr
 	}
 	return d
-}
-
-// Redact replaces, in s, every value this server's config holds that may be
-// a secret: the values of its env and headers, its URL's password and query
-// values, and the host variables it takes a bearer token or headers from.
-// Values shorter than 4 characters are left (they would hide too much and
-// protect nothing).
-func (u *Server) Redact(s string) string {
-	var secrets []string
-	for _, v := range u.srv.Env {
-		secrets = append(secrets, v)
-	}
-	for _, v := range u.srv.Headers {
-		secrets = append(secrets, v)
-		if _, tok, ok := strings.Cut(v, " "); ok {
-			secrets = append(secrets, tok) // "Bearer TOKEN": the token alone too
-		}
-	}
-	for _, name := range u.srv.EnvHeaders {
-		secrets = append(secrets, os.Getenv(name))
-	}
-	if u.srv.BearerTokenEnv != "" {
-		secrets = append(secrets, os.Getenv(u.srv.BearerTokenEnv))
-	}
-	if pu, err := url.Parse(u.srv.URL); err == nil && u.srv.URL != "" {
-		if p, ok := pu.User.Password(); ok {
-			secrets = append(secrets, p, url.QueryEscape(p))
-		}
-		for _, vs := range pu.Query() {
-			for _, v := range vs {
-				secrets = append(secrets, v, url.QueryEscape(v))
-			}
-		}
-	}
-	// Longest first, so a secret that contains another is replaced whole.
-	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	for _, v := range secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "[redacted]")
-		}
-	}
-	return s
 }
 
 func (u *Server) stdioClient(sess *session) (*client.Client, error) {
@@ -798,7 +758,11 @@ var (
 // acted on it); the next call starts the server anew (see restart). An
 // HTTP session the server dropped (404) is renewed once and the call
 // retried, since the server refused it unseen.
-func (u *Server) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+//
+// The message of an error it returns has the server's secrets taken out
+// (a transport's error may quote the URL with its query).
+func (u *Server) Call(ctx context.Context, tool string, args json.RawMessage) (_ *mcp.CallToolResult, err error) {
+	defer func() { err = u.redact.Error(err) }()
 	select {
 	case u.calls <- struct{}{}:
 		defer func() { <-u.calls }()
