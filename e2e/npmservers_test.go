@@ -95,7 +95,7 @@ command = %q
 args = [%q]
 env = { MEMORY_FILE_PATH = %q }
 `, everything, fsBin, data, memBin, dir, memoryFile))
-	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config, "--no-discovery")
+	c, cmd, stderr := f.StdioServe(t, "serve", "--config", f.Config, "--no-discovery")
 	tool := clitest.OnlyRunPython(t, c)
 	for _, s := range []string{"everything", "fs", "memory"} {
 		if !strings.Contains(tool.Description, "- "+s+": mcp_"+s) {
@@ -162,7 +162,7 @@ print(json.dumps({"sum": total, "listing": listing, "created": created, "wrote":
 		t.Errorf("memory file on the host: %q %v", b, err)
 	}
 
-	clitest.CloseServe(t, c, cmd)
+	clitest.CloseServe(t, c, cmd, stderr)
 	// serve ended its stdio servers with it.
 	for deadline := time.Now().Add(5 * time.Second); len(clitest.Pgrep(dir)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
@@ -68,12 +69,10 @@ func TestServeStdioClientGoneDuringRun(t *testing.T) {
 		_, _ = c.CallTool(context.Background(), req)
 	}()
 	waitContainer(t, cmd.Process.Pid)
-	began := time.Now()
 	_ = c.Close() // EOF, then after 2s SIGTERM, after 3s more SIGKILL
-	took := time.Since(began)
-	t.Logf("serve ended after %v with %v; stderr %q", took, cmd.ProcessState, stderr.String())
-	if took > 1900*time.Millisecond {
-		t.Errorf("serve took %v to exit after its client closed stdin during a run (it needed a signal)", took)
+	t.Logf("serve ended with %v; stderr %q", cmd.ProcessState, stderr.String())
+	if !strings.Contains(stderr.String(), aggregator.StdinClosed) {
+		t.Errorf("serve did not stop by itself when its client closed stdin during a run (it needed a signal)")
 	}
 	if st := cmd.ProcessState; st == nil || st.ExitCode() < 0 {
 		t.Errorf("serve was killed (%v), want it to exit by itself", st)

@@ -20,7 +20,7 @@ import (
 func TestServeStdio(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
-	c, cmd, _ := f.StdioServe(t, "serve", "--config", f.Config)
+	c, cmd, stderr := f.StdioServe(t, "serve", "--config", f.Config)
 
 	tool := clitest.OnlyRunPython(t, c)
 	if !strings.Contains(tool.Description, "- test: mcp_test - test tools") {
@@ -69,7 +69,7 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("the test server should still be running between runs")
 	}
 	// Closing the client ends serve, and serve ends the wrapped server.
-	clitest.CloseServe(t, c, cmd)
+	clitest.CloseServe(t, c, cmd, stderr)
 	f.ExpectNoServers(t)
 }
 
@@ -103,7 +103,7 @@ except ToolError as e:
 			f := clitest.NewFixture(t, "")
 			args := append([]string{"serve", "--allow", "add"}, tc.flags...)
 			args = append(args, "--", f.Server, "-name", "wrapped", "-log", f.Log)
-			c, cmd, _ := f.StdioServe(t, args...)
+			c, cmd, stderr := f.StdioServe(t, args...)
 			tool := clitest.OnlyRunPython(t, c)
 			if !strings.Contains(tool.Description, "- "+tc.server+": "+tc.module) {
 				t.Errorf("description should list %s: %s:\n%s", tc.server, tc.module, tool.Description)
@@ -134,7 +134,7 @@ except ToolError as e:
 			if got := calllog.Tools(clitest.ServerCalls(t, f.Log)); strings.Join(got, ",") != "add,add" {
 				t.Errorf("wrapped server saw %v, want only the two add calls", got)
 			}
-			clitest.CloseServe(t, c, cmd)
+			clitest.CloseServe(t, c, cmd, stderr)
 			f.ExpectNoServers(t)
 		})
 	}
@@ -162,7 +162,7 @@ func TestServeHTTP(t *testing.T) {
 	_ = c2.Close()
 	// SIGTERM ends serve cleanly, and with it the wrapped server.
 	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
-	if code := p.Wait(t, 8*time.Second); code != 0 {
+	if code := p.Wait(t, 30*time.Second); code != 0 {
 		t.Errorf("serve --http exited %d after SIGTERM, want 0\nstderr: %s", code, p.Stderr.String())
 	}
 	f.ExpectNoServers(t)

@@ -129,6 +129,10 @@ const outputSchema = `{
   "required": ["stdout", "error", "truncated", "stopped", "calls", "duration_ms", "servers"]
 }`
 
+// StdinClosed is what ServeStdio logs (at level info) when it stops because
+// its client closed the connection.
+const StdinClosed = "stopping: the client closed the connection (end of stdin)"
+
 // ServeStdio serves run_python over MCP's stdio transport, reading
 // requests from in and writing answers to out, until in ends or ctx is
 // done.
@@ -140,6 +144,11 @@ func (a *Aggregator) ServeStdio(ctx context.Context, in io.Reader, out io.Writer
 	err := srv.Listen(ctx, in, out)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("stdio: %w", err)
+	}
+	if ctx.Err() != nil {
+		a.log.Info("stopping: told to")
+	} else {
+		a.log.Info(StdinClosed)
 	}
 	return nil
 }
