@@ -1,6 +1,7 @@
 package aggregator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/toon"
 )
 
 // ToolName is the one tool this server exposes.
@@ -184,7 +186,7 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 		defer stop()
 	}
 	res := a.Run(ctx, run)
-	return toolResult(res), nil
+	return toolResult(res, a.cfg.OutputMode), nil
 }
 
 // reportProgress sends notifications/progress for the run: after each call
@@ -240,19 +242,48 @@ func reportProgress(ctx context.Context, token mcp.ProgressToken, run *Request) 
 }
 
 // toolResult renders a run's result as run_python's answer: structured
-// content, and text with the output and the error.
-func toolResult(res Result) *mcp.CallToolResult {
-	text := res.Stdout
-	if res.Error != nil {
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
+// content, and a text block as mode says (config.OutputMode): the output
+// and the error (compact), or the structured content as TOON without its
+// empty fields, or as indented JSON.
+func toolResult(res Result, mode string) *mcp.CallToolResult {
+	var text string
+	switch mode {
+	case config.OutputTOON, config.OutputJSON:
+		text = structuredText(res, mode)
+	default:
+		text = res.Stdout
+		if res.Error != nil {
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			text += "Error: " + *res.Error
 		}
-		text += "Error: " + *res.Error
-	}
-	if text == "" {
-		text = "(no output)"
+		if text == "" {
+			text = "(no output)"
+		}
 	}
 	out := mcp.NewToolResultStructured(res, text)
 	out.IsError = res.Error != nil
 	return out
+}
+
+// structuredText is the structured result as TOON (empty fields dropped)
+// or as indented JSON; TOON falls back to JSON should it fail.
+func structuredText(res Result, mode string) string {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Sprintf("Error: the result could not be encoded: %v", err)
+	}
+	if mode == config.OutputTOON {
+		if v, err := toon.DecodeJSON(b); err == nil {
+			if t, err := toon.Marshal(toon.DropEmpty(v), toon.Options{}); err == nil {
+				return string(t)
+			}
+		}
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, b, "", "  "); err != nil {
+		return string(b)
+	}
+	return ind.String()
 }

@@ -212,7 +212,7 @@ func TestToolResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.res.Servers = []string{}
-			out := toolResult(tt.res)
+			out := toolResult(tt.res, config.OutputCompact)
 			if out.IsError != (tt.res.Error != nil) {
 				t.Errorf("IsError = %v, want %v", out.IsError, tt.res.Error != nil)
 			}
@@ -237,7 +237,7 @@ func TestToolResultStructuredContent(t *testing.T) {
 		{Stdout: "a", Servers: []string{}},
 		{Stdout: "out", Error: &msg, Truncated: true, Stopped: true, Calls: 3, DurationMS: 1234, Servers: []string{"fs", "gh"}},
 	} {
-		b, err := json.Marshal(toolResult(res).StructuredContent)
+		b, err := json.Marshal(toolResult(res, config.OutputCompact).StructuredContent)
 		if err != nil {
 			t.Fatalf("marshal structured content: %v", err)
 		}

@@ -127,12 +127,23 @@ type Config struct {
 	NoDiscovery bool `koanf:"no_discovery"`
 	// CatalogDir caches tool lists ("" caches nothing).
 	CatalogDir string `koanf:"catalog_dir"`
+	// OutputMode is what run_python's text block holds: "compact" (what
+	// the program printed, and the error), "toon" (the structured result
+	// as TOON, empty fields dropped) or "json" (it as indented JSON).
+	OutputMode string `koanf:"output_mode"`
 }
+
+// Output modes of run_python's text block.
+const (
+	OutputCompact = "compact"
+	OutputTOON    = "toon"
+	OutputJSON    = "json"
+)
 
 // Default returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
 func Default() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow"}
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact}
 }
 
 // DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
@@ -245,6 +256,11 @@ func Load(path string, environ []string) (Config, error) {
 	cfg := Default()
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	switch cfg.OutputMode {
+	case OutputCompact, OutputTOON, OutputJSON:
+	default:
+		return Config{}, fmt.Errorf("config: output_mode must be compact, toon or json, got %q", cfg.OutputMode)
 	}
 	switch cfg.DefaultPolicy {
 	case "allow", "deny":
