@@ -62,7 +62,11 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+	pol := policy.Policy{
+		Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny",
+		AllowFrom: cfg.AllowFrom, DenyFrom: cfg.DenyFrom, DefaultFrom: cfg.DefaultPolicyFrom,
+	}
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, policy: pol, byName: map[string]*entry{},
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
 	servers = modelSafe(servers, log)
 	sorted := slices.SortedFunc(slices.Values(servers), func(x, y config.Server) int { return strings.Compare(x.Name, y.Name) })

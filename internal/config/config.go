@@ -127,6 +127,12 @@ type Config struct {
 	NoDiscovery bool `koanf:"no_discovery"`
 	// CatalogDir caches tool lists ("" caches nothing).
 	CatalogDir string `koanf:"catalog_dir"`
+
+	// Where Allow, Deny and DefaultPolicy were set (not config keys): a
+	// variable's name, the config file's path, or a flag ("--deny") when
+	// the command line set them; "" for the defaults. Messages that name
+	// the rule refusing a tool say it.
+	AllowFrom, DenyFrom, DefaultPolicyFrom string `koanf:"-"`
 }
 
 // Default returns the defaults: the default image and limits, no
@@ -210,6 +216,15 @@ func Load(path string, environ []string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("environment: %w", err)
 	}
+	// Where each policy key was set (AllowFrom, ...): the file overrides
+	// the environment.
+	policyKeys := [...]string{"allow", "deny", "default_policy"}
+	from := map[string]string{}
+	for _, key := range policyKeys {
+		if k.Exists(key) {
+			from[key] = EnvPrefix + strings.ToUpper(key)
+		}
+	}
 	if path != "" {
 		var parser koanf.Parser
 		switch strings.ToLower(filepath.Ext(path)) {
@@ -226,8 +241,17 @@ func Load(path string, environ []string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
 		}
-		if err := k.Load(bytesProvider(data), parser); err != nil {
+		kf := koanf.New(".")
+		if err := kf.Load(bytesProvider(data), parser); err != nil {
 			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+		if err := k.Merge(kf); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+		for _, key := range policyKeys {
+			if kf.Exists(key) {
+				from[key] = path
+			}
 		}
 	}
 	for _, key := range durationKeys {
@@ -246,6 +270,7 @@ func Load(path string, environ []string) (Config, error) {
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
+	cfg.AllowFrom, cfg.DenyFrom, cfg.DefaultPolicyFrom = from["allow"], from["deny"], from["default_policy"]
 	switch cfg.DefaultPolicy {
 	case "allow", "deny":
 	default:
@@ -377,6 +402,9 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 				s.Deny = sc.Deny
 			}
 			s.ReadOnly = s.ReadOnly || sc.ReadOnly
+			if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
+				s.PolicyFrom = table(name, source)
+			}
 			if sc.Disabled {
 				s.Disabled, s.Why = true, "disabled in "+source
 			}
@@ -410,6 +438,11 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 	return out, nil
 }
 
+// table names the [servers.NAME] table of the config file source.
+func table(name, source string) string {
+	return fmt.Sprintf("[servers.%s] in %s", name, source)
+}
+
 // server turns a complete entry into a server.
 func (sc ServerConfig) server(name, source string) (Server, error) {
 	s := Server{
@@ -418,6 +451,9 @@ func (sc ServerConfig) server(name, source string) (Server, error) {
 		URL: sc.URL, Headers: sc.Headers,
 		Allow: sc.Allow, Deny: sc.Deny, ReadOnly: sc.ReadOnly, Disabled: sc.Disabled,
 		Source: source + "#servers." + name,
+	}
+	if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
+		s.PolicyFrom = table(name, source)
 	}
 	switch {
 	case sc.Type != "":
