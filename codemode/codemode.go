@@ -145,6 +145,8 @@ type Result struct {
 // The Result beside it holds what the run printed before.
 type RunError struct {
 	Msg string
+	// ExitCode is N when the program called sys.exit(N) (1 to 255), else 1.
+	ExitCode int
 }
 
 func (e *RunError) Error() string { return e.Msg }
@@ -160,7 +162,7 @@ func (c *CodeMode) Run(ctx context.Context, code string, servers ...string) (Res
 		Duration: time.Duration(r.DurationMS) * time.Millisecond, Servers: r.Servers,
 	}
 	if r.Error != nil {
-		return res, &RunError{Msg: *r.Error}
+		return res, &RunError{Msg: *r.Error, ExitCode: r.ExitCode}
 	}
 	return res, nil
 }

@@ -44,7 +44,7 @@ func TestRunRaises(t *testing.T) {
 func TestRunJSON(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
-	keys := []string{"calls", "duration_ms", "error", "servers", "stdout", "stopped", "truncated"}
+	keys := []string{"calls", "duration_ms", "error", "exit_code", "servers", "stdout", "stopped", "truncated"}
 	decode := func(t *testing.T, r clitest.Result) map[string]any {
 		t.Helper()
 		var m map[string]any

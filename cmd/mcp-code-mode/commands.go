@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
@@ -61,7 +64,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			s.Name = filepath.Base(rest[0])
 		}
 		// In this mode --allow and --deny name tools of the one server.
-		s.Allow, s.Deny = c.allow, c.deny
+		s.Allow, s.Deny, s.PolicyFrom = c.allow, c.deny, config.CommandLine
 		c.allow, c.deny = nil, nil
 		wrapped = &s
 	}
@@ -165,27 +168,40 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := parse(c.fs, args); err != nil {
 		return err
 	}
-	src := *code
+	var (
+		raw  []byte
+		what string // the program's source, for errors
+		err  error
+	)
 	switch rest := c.fs.Args(); {
-	case src != "" && len(rest) > 0:
+	case *code != "" && len(rest) > 0:
 		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -): give the program with -c or as a file, not both")
 		return exitError{2}
-	case src != "":
+	case *code != "":
+		raw, what = []byte(*code), "-c"
 	case len(rest) == 1 && rest[0] == "-":
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
+		what = "stdin"
+		if raw, err = readProgram(stdin, what); err != nil {
+			return err
 		}
-		src = string(b)
 	case len(rest) == 1:
-		b, err := os.ReadFile(rest[0])
+		what = rest[0]
+		f, err := os.Open(what)
 		if err != nil {
 			return err
 		}
-		src = string(b)
+		raw, err = readProgram(f, what)
+		f.Close()
+		if err != nil {
+			return err
+		}
 	default:
 		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -)")
 		return exitError{2}
+	}
+	src, err := programText(raw, what)
+	if err != nil {
+		return err
 	}
 	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
@@ -206,9 +222,52 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if res.Failed() {
-		return exitError{1}
+		return exitError{max(1, res.ExitCode)}
 	}
 	return nil
+}
+
+// maxProgramBytes bounds a program read from a file or stdin: it travels to
+// the sandbox in one line of at most runner.MaxHostLine, with the modules'
+// descriptions, and JSON escaping can grow it.
+const maxProgramBytes = 1 << 20
+
+// readProgram reads a program of at most maxProgramBytes from r; what
+// names it in errors.
+func readProgram(r io.Reader, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxProgramBytes+1))
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, err // it names the file
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	if len(b) > maxProgramBytes {
+		return nil, fmt.Errorf("%s: the program is over %d MiB", what, maxProgramBytes>>20)
+	}
+	return b, nil
+}
+
+// programText checks that a program is UTF-8 text and returns it without
+// the byte order mark an editor may put first. An invalid byte is reported
+// with its line and column (what names the source), before anything runs.
+func programText(b []byte, what string) (string, error) {
+	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
+		return "", fmt.Errorf("%s: the program is UTF-16 text; save it as UTF-8", what)
+	}
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			start := bytes.LastIndexByte(b[:i], '\n') + 1
+			line := 1 + bytes.Count(b[:start], []byte("\n"))
+			col := 1 + utf8.RuneCount(b[start:i])
+			return "", fmt.Errorf("%s:%d:%d: byte 0x%02x is not UTF-8; the program must be UTF-8 text (a Latin-1 or Windows-1252 file must be saved as UTF-8)", what, line, col, b[i])
+		}
+		i += size
+	}
+	return string(b), nil
 }
 
 func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -238,6 +297,9 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 			fmt.Fprintf(stdout, "problem: %s\n", p)
 		}
 	}()
+	if len(list) == 0 {
+		return noServers(c, stdout)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSOURCE")
 	pending := 0
@@ -273,6 +335,61 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		fmt.Fprintf(stdout, "\n%d server(s) from this directory's project files need approval before they run: \"mcp-code-mode trust\" shows what they run, \"mcp-code-mode trust NAME\" approves one.\n", pending)
 	}
 	return nil
+}
+
+// noServers says that no server is configured, and where servers were
+// looked for: the MCP clients' config files and this program's own.
+func noServers(c *common, w io.Writer) error {
+	cfg, path, err := c.load()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "No MCP server is configured.")
+	if cfg.NoDiscovery {
+		fmt.Fprintln(w, "MCP clients' config files were not read (--no-discovery, or no_discovery in the config).")
+	} else {
+		opts, err := discoveryOptions(cfg)
+		if err != nil {
+			return err
+		}
+		locs := discovery.Locations(opts)
+		fmt.Fprintf(w, "Looked in %d MCP client config files (those marked \"exists\" are there but configure no server it could use):\n", len(locs))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, l := range locs {
+			fmt.Fprintf(tw, "  %s\t%s", l.Client, l.Path)
+			if exists(l.Path) {
+				fmt.Fprint(tw, "\texists")
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(cfg.Discovery.Skip) > 0 {
+			fmt.Fprintf(w, "Not read ([discovery] skip): %s.\n", strings.Join(cfg.Discovery.Skip, ", "))
+		}
+		if len(cfg.Discovery.Exclude) > 0 {
+			fmt.Fprintf(w, "Left out ([discovery] exclude): %s.\n", strings.Join(cfg.Discovery.Exclude, ", "))
+		}
+	}
+	switch {
+	case path != "":
+		fmt.Fprintf(w, "This program's config file, %s, has no [servers.NAME] entry.\n", path)
+	case configDir() != "":
+		fmt.Fprintf(w, "This program's config file, %s, does not exist.\n", filepath.Join(configDir(), "config.toml"))
+	}
+	fmt.Fprintln(w, "Add a server to it as [servers.NAME] with a command or a url (see \"Use it\" in the README), or configure one in an MCP client.")
+	return nil
+}
+
+// exists reports whether a file, or a file matching a pattern, exists.
+func exists(pattern string) bool {
+	if strings.Contains(pattern, "*") {
+		m, _ := filepath.Glob(pattern)
+		return len(m) > 0
+	}
+	_, err := os.Stat(pattern)
+	return err == nil
 }
 
 func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -355,7 +472,28 @@ func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	for _, d := range docs {
 		fmt.Fprintf(stdout, "%s.%s\t%s\n", d.Server, d.Tool, d.Summary)
 	}
+	if len(docs) == 0 {
+		scope, err := agg.SearchScope(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "No tool matches %q: searched %s of %s.\n", query, plural(scope.Tools, "tool"), plural(scope.Servers, "server"))
+		if len(scope.Failed) > 0 {
+			fmt.Fprintf(stdout, "Left out, as they did not start: %s (\"mcp-code-mode doctor\" says why).\n", strings.Join(scope.Failed, ", "))
+		}
+		if scope.Servers == 0 && len(scope.Failed) == 0 {
+			fmt.Fprintln(stdout, "No server is configured: \"mcp-code-mode servers\" says where it looked.")
+		}
+	}
 	return nil
+}
+
+// plural is "1 tool", "2 tools".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {

@@ -81,8 +81,10 @@ func newCommon(name string, stderr io.Writer) *common {
 	return c
 }
 
-// defaultConfigPath is the config file used when --config is not given.
-func defaultConfigPath() string {
+// configDir is where this program's config file is looked for:
+// $XDG_CONFIG_HOME/mcp-code-mode, or ~/.config/mcp-code-mode; "" when there
+// is no home directory.
+func configDir() string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -91,8 +93,17 @@ func defaultConfigPath() string {
 		}
 		dir = filepath.Join(home, ".config")
 	}
+	return filepath.Join(dir, "mcp-code-mode")
+}
+
+// defaultConfigPath is the config file used when --config is not given.
+func defaultConfigPath() string {
+	dir := configDir()
+	if dir == "" {
+		return ""
+	}
 	for _, name := range []string{"config.toml", "config.yaml", "config.yml", "config.json"} {
-		p := filepath.Join(dir, "mcp-code-mode", name)
+		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -118,10 +129,10 @@ func (c *common) load() (config.Config, string, error) {
 		cfg.NoDiscovery = c.noDiscovery
 	}
 	if set["allow"] {
-		cfg.Allow = c.allow
+		cfg.Allow, cfg.AllowFrom = c.allow, "--allow"
 	}
 	if set["deny"] {
-		cfg.Deny = c.deny
+		cfg.Deny, cfg.DenyFrom = c.deny, "--deny"
 	}
 	if set["env"] {
 		cfg.Env = c.env

@@ -32,11 +32,13 @@ func waitContainer(t *testing.T, pid int) {
 const sleeper = "print(await mcp_test.add(a=1, b=2), flush=True)\nimport time\ntime.sleep(60)"
 
 // SIGTERM (or Ctrl-C) during `run` stops the run, removes its container and
-// stops the servers it started.
+// stops the servers it started; the exit status is the shell's for the
+// signal: 128 + its number (130 for Ctrl-C, 143 for SIGTERM).
 func TestRunInterrupted(t *testing.T) {
 	clitest.NeedEngine(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			want := 128 + int(sig)
 			f := clitest.NewFixture(t, "")
 			p := f.Start(t, nil, nil, "run", "--config", f.Config, "--servers", "test", "-c", sleeper)
 			waitContainer(t, p.Cmd.Process.Pid)
@@ -44,8 +46,8 @@ func TestRunInterrupted(t *testing.T) {
 			_ = p.Cmd.Process.Signal(sig)
 			code := p.Wait(t, 10*time.Second)
 			t.Logf("exit %d after %v; stderr %q", code, time.Since(began), p.Stderr.String())
-			if code != 1 || !strings.Contains(p.Stderr.String(), "cancel") {
-				t.Errorf("exit %d stderr %q: want 1 and a message that the run was cancelled", code, p.Stderr.String())
+			if code != want || !strings.Contains(p.Stderr.String(), "the run was cancelled") {
+				t.Errorf("exit %d stderr %q: want %d and a message that the run was cancelled", code, p.Stderr.String(), want)
 			}
 			if took := time.Since(began); took > 5*time.Second {
 				t.Errorf("run took %v to stop after %v", took, sig)

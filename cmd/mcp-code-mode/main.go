@@ -27,10 +27,49 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// signalContext is signal.NotifyContext whose cause, once one of sigs
+// arrives, is a signalCause naming it (so the exit status can say which).
+func signalContext(parent context.Context, sigs ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(signalCause{sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// signalCause is the cause of a context a signal ended.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return c.sig.String() + " signal received" }
+
+// signalStatus is the shell's exit status for a command a signal ended
+// (128 + its number: 130 for Ctrl-C, 143 for SIGTERM), or 0 when ctx was
+// not ended by a signal.
+func signalStatus(ctx context.Context) int {
+	var c signalCause
+	if errors.As(context.Cause(ctx), &c) {
+		if s, ok := c.sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+	}
+	return 0
 }
 
 // exitError carries an exit status without a message of its own.
@@ -88,6 +127,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case err == nil:
 		return 0
+	case signalStatus(ctx) != 0:
+		// Interrupted: the command has cleaned up and said what it stopped.
+		if !errors.As(err, &ee) {
+			fmt.Fprintf(stderr, "mcp-code-mode %s: %v\n", name, err)
+		}
+		return signalStatus(ctx)
 	case errors.As(err, &ee):
 		return ee.code
 	default:

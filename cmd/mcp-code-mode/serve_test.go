@@ -48,8 +48,17 @@ func TestServeStdio(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Text, "Error:") || !strings.Contains(res.Text, "ZeroDivisionError") || !strings.Contains(res.Text, "partial") {
 		t.Errorf("failing program: isError=%v text=%q", res.IsError, res.Text)
 	}
-	if res.Structured.Error == nil || res.Structured.Stdout != "partial\n" {
+	if res.Structured.Error == nil || res.Structured.Stdout != "partial\n" || exitCode(res) != 1 {
 		t.Errorf("failing program: structured %+v", res.Structured)
+	}
+	// sys.exit(N) is the run's exit_code; sys.exit(0) is a success.
+	res = clitest.RunPython(t, c, map[string]any{"code": "import sys\nsys.exit(3)"})
+	if !res.IsError || exitCode(res) != 3 || res.Structured.Error == nil || *res.Structured.Error != "SystemExit: 3" {
+		t.Errorf("sys.exit(3): isError=%v exit_code=%d error=%v, want an error and exit_code 3", res.IsError, exitCode(res), res.Structured.Error)
+	}
+	res = clitest.RunPython(t, c, map[string]any{"code": "import sys\nprint('done')\nsys.exit(0)"})
+	if res.IsError || exitCode(res) != 0 || res.Structured.Stdout != "done\n" {
+		t.Errorf("sys.exit(0): isError=%v structured=%+v, want success", res.IsError, res.Structured)
 	}
 
 	res = clitest.RunPython(t, c, map[string]any{"code": "print(1)", "servers": []string{"nope"}})
@@ -120,8 +129,9 @@ except ToolError as e:
 					t.Errorf("stdout %q lacks %q", res.Structured.Stdout, w)
 				}
 			}
-			if !strings.Contains(res.Structured.Stdout, "no echo attribute") && !strings.Contains(res.Structured.Stdout, "echo refused") {
-				t.Errorf("echo should not be in the module: %q", res.Structured.Stdout)
+			// echo is no attribute, but calling it says which rule denies it.
+			if w := "echo refused: " + tc.server + ".echo is denied by --allow add, which does not name it\n"; !strings.Contains(res.Structured.Stdout, w) {
+				t.Errorf("stdout %q lacks %q", res.Structured.Stdout, w)
 			}
 			if !strings.Contains(res.Structured.Stdout, "call_tool echo refused") {
 				t.Errorf("runtime.call_tool echo should raise ToolError: %q", res.Structured.Stdout)
@@ -266,4 +276,13 @@ func TestServeHTTPToken(t *testing.T) {
 			t.Errorf("add with token: isError=%v %+v", res.IsError, res.Structured)
 		}
 	})
+}
+
+// exitCode is run_python's exit_code, or -1 when it has none (RunPython
+// reports that).
+func exitCode(r clitest.RunResult) int {
+	if r.Structured.ExitCode == nil {
+		return -1
+	}
+	return *r.Structured.ExitCode
 }

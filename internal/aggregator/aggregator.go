@@ -112,7 +112,11 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	}
 	red := redact.New(config.AllSecrets(servers)...)
 	log = slog.New(red.Handler(log.Handler()))
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: policy.Policy{Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny"}, byName: map[string]*entry{},
+	pol := policy.Policy{
+		Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny",
+		AllowFrom: cfg.AllowFrom, DenyFrom: cfg.DenyFrom, DefaultFrom: cfg.DefaultPolicyFrom,
+	}
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: pol, byName: map[string]*entry{},
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
 	servers = slices.Clone(servers)
 	for i := range servers {

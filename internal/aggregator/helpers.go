@@ -226,6 +226,11 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 		out = append(out, toolDoc(e, t, py, detail))
 	}
 	if tool != "" && len(out) == 0 {
+		for _, t := range tools {
+			if t.Name == tool || stubs.Identifier(t.Name) == tool {
+				return nil, refuse("%s.%s is denied %s", e.srv.Name, tool, printable(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())))
+			}
+		}
 		return nil, refuse("%s has no tool %q that may be called", e.srv.Name, tool)
 	}
 	return out, nil
@@ -248,9 +253,28 @@ func toolDoc(e *entry, t upstream.Tool, py, detail string) ToolDoc {
 // searchIndex is the ranking over every allowed tool of every enabled
 // server, rebuilt when a tool list changes.
 type searchIndex struct {
-	gen  int64
-	docs []ToolDoc
-	ix   *search.Index
+	gen   int64
+	docs  []ToolDoc
+	ix    *search.Index
+	scope SearchScope
+}
+
+// SearchScope is what a search covers.
+type SearchScope struct {
+	Tools   int      // the allowed tools searched
+	Servers int      // the servers whose tools were searched
+	Failed  []string // enabled servers left out: their tool list could not be had (they did not start)
+}
+
+// SearchScope says what Search covers now: how many tools of how many
+// servers, and which servers it had to leave out. Like Search, it starts
+// the servers never catalogued.
+func (a *Aggregator) SearchScope(ctx context.Context) (SearchScope, error) {
+	si, err := a.searchIndex(ctx)
+	if err != nil {
+		return SearchScope{}, err
+	}
+	return si.scope, nil
 }
 
 // Search ranks the allowed tools of every enabled server for query. Servers
@@ -321,8 +345,11 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 	for _, e := range enabled {
 		docs, err := a.docs(ctx, e, "", "full")
 		if err != nil {
+			si.scope.Failed = append(si.scope.Failed, e.srv.Name)
 			continue // a server that does not start has nothing to offer
 		}
+		si.scope.Servers++
+		si.scope.Tools += len(docs)
 		for _, doc := range docs {
 			si.docs = append(si.docs, doc)
 			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})

@@ -33,10 +33,15 @@ type Request struct {
 // Result is what a run gives back; it is also run_python's structured
 // content.
 type Result struct {
-	Stdout     string   `json:"stdout"`
-	Error      *string  `json:"error"`
-	Truncated  bool     `json:"truncated"`
-	Stopped    bool     `json:"stopped"`
+	Stdout    string  `json:"stdout"`
+	Error     *string `json:"error"`
+	Truncated bool    `json:"truncated"`
+	Stopped   bool    `json:"stopped"`
+	// ExitCode is the program's exit status: 0 when it succeeded
+	// (sys.exit() and sys.exit(0) included), N when it called sys.exit(N)
+	// with N from 1 to 255, and 1 for every other failure (an exception,
+	// sys.exit("message"), a server that did not start, a limit).
+	ExitCode   int      `json:"exit_code"`
 	Calls      int      `json:"calls"`
 	DurationMS int64    `json:"duration_ms"`
 	Servers    []string `json:"servers"`
@@ -49,6 +54,7 @@ func (r *Result) fail(format string, args ...any) {
 	if r.Error == nil {
 		msg := fmt.Sprintf(format, args...)
 		r.Error = &msg
+		r.ExitCode = 1
 	}
 }
 
@@ -64,6 +70,7 @@ type loaded struct {
 type toolView struct {
 	gen    uint64                  // the tool list's generation
 	tools  map[string]*checkedTool // allowed tools by MCP name
+	denied map[string]string       // the other tools by MCP name: the rule that denies each (policy.Denial)
 	module runner.Module
 }
 
@@ -184,9 +191,14 @@ func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView
 	if e.view != nil && e.view.gen == gen {
 		return e.view
 	}
-	v := &toolView{gen: gen, tools: map[string]*checkedTool{}}
+	v := &toolView{gen: gen, tools: map[string]*checkedTool{}, denied: map[string]string{}}
 	for _, t := range tools {
-		if a.policy.Allowed(e.srv, e.alias, t.Name, t.ReadOnly()) {
+		// The rule is shown to the program; the patterns in it may come
+		// from files others wrote (a project's deny list), so it goes on
+		// one line, as server names do.
+		if why := printable(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())); why != "" {
+			v.denied[t.Name] = why
+		} else {
 			v.tools[t.Name] = newCheckedTool(e.srv.Name, t)
 		}
 	}
@@ -205,6 +217,11 @@ func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView
 			}
 		}
 		v.module.Tools = append(v.module.Tools, rt)
+	}
+	// Denied tools are named after the allowed ones, so that the names
+	// programs see of allowed tools do not depend on what is denied.
+	for _, name := range slices.Sorted(maps.Keys(v.denied)) {
+		v.module.Denied = append(v.module.Denied, runner.Tool{Name: name, Py: namer.Name(name)})
 	}
 	e.view = v
 	return v
@@ -286,7 +303,7 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 	for _, m := range mods {
 		modules = append(modules, m.module)
 	}
-	s.send(runner.NewStart(code, modules, key))
+	s.send(runner.NewStart(code, modules, s.a.notLoaded(s.mods), key))
 
 	callCtx, cancelCalls := context.WithCancel(s.ctx)
 	defer func() {
@@ -313,6 +330,9 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 			case runner.TypeDone:
 				if m.Error != nil {
 					res.fail("%s", *m.Error)
+					if m.Exit != 0 {
+						res.ExitCode = m.Exit
+					}
 				}
 				finished = true
 			case runner.TypeCall:
@@ -397,7 +417,10 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	}
 	tool, ok := mod.tools[m.Tool]
 	if !ok {
-		return nil, refuse("%s has no tool %q that this run may call", mod.srv.Name, m.Tool)
+		if why, denied := mod.denied[m.Tool]; denied {
+			return nil, refuse("%s.%s is denied %s", mod.srv.Name, m.Tool, why)
+		}
+		return nil, refuse("%s has no tool %q (runtime.query_tool_docs(%q) lists its tools)", mod.srv.Name, m.Tool, mod.srv.Name)
 	}
 	args, err := tool.checkArgs(mod.srv.Name, m.Args, limits.MaxArgBytes)
 	if err != nil {
@@ -422,4 +445,18 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 		return nil, callError(ctx, cctx, mod.srv.Name, m.Tool, limits, err)
 	}
 	return resultValue(mod.srv.Name, m.Tool, res, limits.MaxResultBytes)
+}
+
+// notLoaded lists the servers a program could have named but did not (the
+// enabled ones the policy does not deny whole), with their modules, for the
+// NameError that says to name one.
+func (a *Aggregator) notLoaded(loaded map[string]*loaded) []runner.NotLoaded {
+	var out []runner.NotLoaded
+	for _, e := range a.enabled() {
+		if _, ok := loaded[e.alias]; ok || a.policy.DeniesServer(e.srv, e.alias) {
+			continue
+		}
+		out = append(out, runner.NotLoaded{Server: e.srv.Name, Module: stubs.Module(e.alias)})
+	}
+	return out
 }

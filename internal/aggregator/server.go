@@ -124,11 +124,12 @@ const outputSchema = `{
     "error": {"anyOf": [{"type": "string"}, {"type": "null"}]},
     "truncated": {"type": "boolean"},
     "stopped": {"type": "boolean"},
+    "exit_code": {"type": "integer", "description": "0 on success; N when the program called sys.exit(N); 1 for any other failure"},
     "calls": {"type": "integer"},
     "duration_ms": {"type": "integer"},
     "servers": {"type": "array", "items": {"type": "string"}}
   },
-  "required": ["stdout", "error", "truncated", "stopped", "calls", "duration_ms", "servers"]
+  "required": ["stdout", "error", "truncated", "stopped", "exit_code", "calls", "duration_ms", "servers"]
 }`
 
 // StdinClosed is what ServeStdio logs (at level info) when it stops because

@@ -235,7 +235,7 @@ func TestToolResultStructuredContent(t *testing.T) {
 	msg := "Traceback: x"
 	for _, res := range []Result{
 		{Stdout: "a", Servers: []string{}},
-		{Stdout: "out", Error: &msg, Truncated: true, Stopped: true, Calls: 3, DurationMS: 1234, Servers: []string{"fs", "gh"}},
+		{Stdout: "out", Error: &msg, Truncated: true, Stopped: true, ExitCode: 3, Calls: 3, DurationMS: 1234, Servers: []string{"fs", "gh"}},
 	} {
 		b, err := json.Marshal(toolResult(res, config.OutputCompact).StructuredContent)
 		if err != nil {
@@ -245,7 +245,7 @@ func TestToolResultStructuredContent(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatalf("structured content %s is not an object: %v", b, err)
 		}
-		wantKeys := []string{"calls", "duration_ms", "error", "servers", "stdout", "stopped", "truncated"}
+		wantKeys := []string{"calls", "duration_ms", "error", "exit_code", "servers", "stdout", "stopped", "truncated"}
 		if got := slices.Sorted(maps.Keys(m)); !slices.Equal(got, wantKeys) {
 			t.Errorf("structured content keys = %q, want %q", got, wantKeys)
 		}
@@ -256,7 +256,7 @@ func TestToolResultStructuredContent(t *testing.T) {
 			t.Errorf("error = %v, want %q", m["error"], *res.Error)
 		}
 		if m["stdout"] != res.Stdout || m["calls"] != float64(res.Calls) || m["duration_ms"] != float64(res.DurationMS) ||
-			m["truncated"] != res.Truncated || m["stopped"] != res.Stopped {
+			m["truncated"] != res.Truncated || m["stopped"] != res.Stopped || m["exit_code"] != float64(res.ExitCode) {
 			t.Errorf("structured content %s does not carry %+v", b, res)
 		}
 		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))

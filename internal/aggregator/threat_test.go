@@ -408,8 +408,10 @@ func TestTheAllowlistKeepsOtherToolsOut(t *testing.T) {
 	clitest.NeedEngine(t)
 	srv, log := testServer(t, "t")
 	srv.Allow = []string{"add", "get-*"}
-	a := newAgg(t, func(c *config.Config) { c.Deny = []string{"t.get-weather"} }, srv)
+	srv.PolicyFrom = "[servers.t] in test.toml"
+	a := newAgg(t, func(c *config.Config) { c.Deny, c.DenyFrom = []string{"t.get-weather"}, "--deny" }, srv)
 	res := run(t, a, `
+import asyncio
 from mcp import runtime
 print(sorted(n for n in dir(mcp_t) if not n.startswith("_")))
 print(await mcp_t.add(a=1, b=2))
@@ -419,12 +421,22 @@ for tool, args in [("echo", {"message": "x"}), ("crash", {}), ("get-weather", {"
         print("CALLED", tool)
     except ToolError as e:
         print("refused:", e)
+# The module's functions for denied tools are no attributes, but calling
+# one raises ToolError like any refused call, in a gather too.
+print(await asyncio.gather(mcp_t.crash(), mcp_t.get_weather(city="x"), return_exceptions=True))
 docs = await runtime.query_tool_docs("t")
 print([d["tool"] for d in docs])
 `, "t")
 	mustSucceed(t, res)
-	if !strings.HasPrefix(res.Stdout, "['add']\n{'sum': 3}\n") || strings.Contains(res.Stdout, "CALLED") || !strings.Contains(res.Stdout, "\n['add']\n") {
-		t.Fatalf("the allowlist let other tools in:\n%s", res.Stdout)
+	notNamed := `denied by the allow list of [servers.t] in test.toml ("add", "get-*"), which does not name it`
+	want := "['add']\n{'sum': 3}\n" +
+		"refused: t.echo is " + notNamed + "\n" +
+		"refused: t.crash is " + notNamed + "\n" +
+		"refused: t.get-weather is denied by --deny t.get-weather\n" +
+		"[ToolError('t.crash is " + notNamed + "'), ToolError('t.get-weather is denied by --deny t.get-weather')]\n" +
+		"['add']\n"
+	if res.Stdout != want {
+		t.Fatalf("the allowlist let other tools in, or did not say which rule kept them out:\n%s\nwant:\n%s", res.Stdout, want)
 	}
 	if got := toolsCalled(serverCalls(t, log)); !slices.Equal(got, []string{"add"}) {
 		t.Fatalf("the server saw %v, want only add", got)

@@ -107,6 +107,7 @@ type RunResult struct {
 		Error     *string  `json:"error"`
 		Truncated bool     `json:"truncated"`
 		Stopped   bool     `json:"stopped"`
+		ExitCode  *int     `json:"exit_code"`
 		Calls     int      `json:"calls"`
 		Servers   []string `json:"servers"`
 		Duration  *int64   `json:"duration_ms"`
@@ -137,8 +138,8 @@ func RunPython(t testing.TB, c *client.Client, args map[string]any) RunResult {
 		if err := json.Unmarshal(raw, &out.Structured); err != nil {
 			t.Fatalf("structuredContent %s: %v", raw, err)
 		}
-		if out.Structured.Duration == nil {
-			t.Errorf("structuredContent lacks duration_ms: %s", raw)
+		if out.Structured.Duration == nil || out.Structured.ExitCode == nil {
+			t.Errorf("structuredContent lacks duration_ms or exit_code: %s", raw)
 		}
 	} else if !strings.Contains(out.Text, "code is required") {
 		t.Errorf("run_python gave no structuredContent (text %q)", out.Text)

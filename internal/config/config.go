@@ -131,6 +131,12 @@ type Config struct {
 	// the program printed, and the error), "toon" (the structured result
 	// as TOON, empty fields dropped) or "json" (it as indented JSON).
 	OutputMode string `koanf:"output_mode"`
+
+	// Where Allow, Deny and DefaultPolicy were set (not config keys): a
+	// variable's name, the config file's path, or a flag ("--deny") when
+	// the command line set them; "" for the defaults. Messages that name
+	// the rule refusing a tool say it.
+	AllowFrom, DenyFrom, DefaultPolicyFrom string `koanf:"-"`
 }
 
 // Output modes of run_python's text block.
@@ -221,6 +227,15 @@ func Load(path string, environ []string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("environment: %w", err)
 	}
+	// Where each policy key was set (AllowFrom, ...): the file overrides
+	// the environment.
+	policyKeys := [...]string{"allow", "deny", "default_policy"}
+	from := map[string]string{}
+	for _, key := range policyKeys {
+		if k.Exists(key) {
+			from[key] = EnvPrefix + strings.ToUpper(key)
+		}
+	}
 	if path != "" {
 		var parser koanf.Parser
 		switch strings.ToLower(filepath.Ext(path)) {
@@ -237,8 +252,17 @@ func Load(path string, environ []string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
 		}
-		if err := k.Load(bytesProvider(data), parser); err != nil {
+		kf := koanf.New(".")
+		if err := kf.Load(bytesProvider(data), parser); err != nil {
 			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+		if err := k.Merge(kf); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+		for _, key := range policyKeys {
+			if kf.Exists(key) {
+				from[key] = path
+			}
 		}
 	}
 	for _, key := range durationKeys {
@@ -262,6 +286,7 @@ func Load(path string, environ []string) (Config, error) {
 	default:
 		return Config{}, fmt.Errorf("config: output_mode must be compact, toon or json, got %q", cfg.OutputMode)
 	}
+	cfg.AllowFrom, cfg.DenyFrom, cfg.DefaultPolicyFrom = from["allow"], from["deny"], from["default_policy"]
 	switch cfg.DefaultPolicy {
 	case "allow", "deny":
 	default:
@@ -393,6 +418,9 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 				s.Deny = sc.Deny
 			}
 			s.ReadOnly = s.ReadOnly || sc.ReadOnly
+			if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
+				s.PolicyFrom = table(name, source)
+			}
 			if sc.Disabled {
 				s.Disabled, s.Why = true, "disabled in "+source
 			}
@@ -426,6 +454,11 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 	return out, nil
 }
 
+// table names the [servers.NAME] table of the config file source.
+func table(name, source string) string {
+	return fmt.Sprintf("[servers.%s] in %s", name, source)
+}
+
 // server turns a complete entry into a server.
 func (sc ServerConfig) server(name, source string) (Server, error) {
 	s := Server{
@@ -434,6 +467,9 @@ func (sc ServerConfig) server(name, source string) (Server, error) {
 		URL: sc.URL, Headers: sc.Headers,
 		Allow: sc.Allow, Deny: sc.Deny, ReadOnly: sc.ReadOnly, Disabled: sc.Disabled,
 		Source: source + "#servers." + name,
+	}
+	if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
+		s.PolicyFrom = table(name, source)
 	}
 	switch {
 	case sc.Type != "":

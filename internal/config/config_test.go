@@ -287,6 +287,17 @@ func TestLoadConfigFileOverridesEnvironment(t *testing.T) {
 	if cfg.Limits.CallTimeout != 9*time.Second {
 		t.Errorf("CallTimeout = %v, want 9s from the environment (the file does not set it)", cfg.Limits.CallTimeout)
 	}
+	// Where each policy key was set, for the messages that name a rule.
+	if cfg.AllowFrom != p || cfg.DenyFrom != p || cfg.DefaultPolicyFrom != "" {
+		t.Errorf("AllowFrom, DenyFrom, DefaultPolicyFrom = %q, %q, %q; want the file for both lists (it overrides the environment) and \"\" (the default)", cfg.AllowFrom, cfg.DenyFrom, cfg.DefaultPolicyFrom)
+	}
+	cfg, err = Load("", []string{"MCP_CODE_MODE_DENY=x.y", "MCP_CODE_MODE_DEFAULT_POLICY=deny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.AllowFrom != "" || cfg.DenyFrom != "MCP_CODE_MODE_DENY" || cfg.DefaultPolicyFrom != "MCP_CODE_MODE_DEFAULT_POLICY" {
+		t.Errorf("from the environment: AllowFrom, DenyFrom, DefaultPolicyFrom = %q, %q, %q", cfg.AllowFrom, cfg.DenyFrom, cfg.DefaultPolicyFrom)
+	}
 }
 
 func TestLoadConfigDurations(t *testing.T) {
@@ -379,7 +390,7 @@ func TestMergeConfigFileOnly(t *testing.T) {
 	}{
 		{"none", nil, nil, nil},
 		{"command is stdio", map[string]ServerConfig{"fs": {Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}}},
-			[]Server{{Name: "fs", Transport: "stdio", Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}, Source: src + "#servers.fs"}}, nil},
+			[]Server{{Name: "fs", Transport: "stdio", Command: "npx", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w", Description: "d", Allow: []string{"r*"}, Deny: []string{"w*"}, Source: src + "#servers.fs", PolicyFrom: "[servers.fs] in " + src}}, nil},
 		{"url is http", map[string]ServerConfig{"r": {URL: "https://x/mcp", Headers: map[string]string{"A": "b"}}},
 			[]Server{{Name: "r", Transport: "http", URL: "https://x/mcp", Headers: map[string]string{"A": "b"}, Source: src + "#servers.r"}}, nil},
 		{"type sse", map[string]ServerConfig{"r": {URL: "https://x/sse", Type: "sse"}},
@@ -483,7 +494,7 @@ func TestMergeAppliesTheConfigFileOnTopOfDiscovery(t *testing.T) {
 		t.Fatalf("servers %v, want extra, fs, github (noise excluded)", names)
 	}
 	gh := got[2]
-	if gh.Command != "npx" || !slices.Equal(gh.Deny, []string{"delete_*"}) || !gh.ReadOnly || gh.Description != "code hosting" || gh.Source != "claude.json#mcpServers.github" {
+	if gh.Command != "npx" || !slices.Equal(gh.Deny, []string{"delete_*"}) || !gh.ReadOnly || gh.Description != "code hosting" || gh.Source != "claude.json#mcpServers.github" || gh.PolicyFrom != "[servers.github] in cfg.toml" {
 		t.Fatalf("github with policy overlay: %+v", gh)
 	}
 	if fs := got[1]; fs.Command != "my-fs" || fs.Source != "cfg.toml#servers.fs" {

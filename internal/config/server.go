@@ -37,6 +37,11 @@ type Server struct {
 	Disabled    bool              // configured but turned off
 	Why         string            // why it is disabled
 	Source      string            // where it was found: "file" or "file#key"
+	// PolicyFrom is where Allow, Deny and ReadOnly were written, for the
+	// messages that name the rule refusing a tool: "[servers.NAME] in
+	// FILE" for this program's config, CommandLine for serve's --allow and
+	// --deny, or "" for the client's entry at Source.
+	PolicyFrom string
 
 	// Filled by Discover for servers read from MCP clients' config files.
 	Client         string            // ID of the client whose file it came from (a discovery client ID); "" if not discovered
@@ -58,6 +63,10 @@ type Server struct {
 	// expansion); an approval records it, so an edited entry needs a new one.
 	EntryHash string
 }
+
+// CommandLine is Server.PolicyFrom for a server whose policy the command
+// line gave (serve --allow/--deny -- CMD).
+const CommandLine = "the command line"
 
 // Key identifies a server's config: everything that decides what the
 // server is and so which tools it lists.

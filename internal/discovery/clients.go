@@ -91,6 +91,41 @@ func Discover(opts Options) ([]config.Server, []Problem) {
 	return servers, r.problems
 }
 
+// Location is one file (or pattern of files, with *) that Discover reads.
+type Location struct {
+	Client  string `json:"client"`  // client ID
+	Path    string `json:"path"`    // the file, or a pattern such as ~/.config/mcp/servers/*.json
+	Project bool   `json:"project"` // in the working directory: its servers need approval
+}
+
+// Locations lists the files Discover would read with opts, in the order it
+// reads them, each once: for saying where it looked when it found nothing.
+func Locations(opts Options) []Location {
+	e := resolve(opts)
+	var out []Location
+	seen := map[string]bool{}
+	for _, c := range clientTable {
+		if opts.Skip[c.id] {
+			continue
+		}
+		steps := c.files(&e)
+		user := map[string]bool{}
+		for _, st := range steps {
+			if !st.project {
+				user[st.path] = true
+			}
+		}
+		for _, st := range steps {
+			if st.path == "" || seen[st.path] || st.project && user[st.path] {
+				continue
+			}
+			seen[st.path] = true
+			out = append(out, Location{Client: c.id, Path: st.path, Project: st.project})
+		}
+	}
+	return out
+}
+
 // fileOf is the file of a "file#key" source.
 func fileOf(source string) string {
 	if i := strings.LastIndex(source, "#"); i >= 0 {

@@ -509,3 +509,45 @@ func TestProblemString(t *testing.T) {
 		}
 	}
 }
+
+// Locations lists each file Discover reads once, in its order, without the
+// clients skipped, and a file that is both a project's and the user's (the
+// working directory is the home directory) as the user's.
+func TestLocationsListsEachFileOnceInReadingOrder(t *testing.T) {
+	opts := Options{home: "/h", cwd: "/p", goos: "linux", Skip: map[string]bool{"cursor": true}, lookupEnv: lookupIn(nil)}
+	locs := Locations(opts)
+	_, paths := tablePaths(opts)
+	var want []Location
+	for _, id := range []string{"claude-desktop", "claude-code"} {
+		for _, p := range paths[id] {
+			want = append(want, Location{Client: id, Path: p, Project: strings.HasPrefix(p, "/p/")})
+		}
+	}
+	if len(locs) < len(want) || !slices.Equal(locs[:len(want)], want) {
+		t.Errorf("first locations %+v, want %+v", locs[:min(len(locs), len(want))], want)
+	}
+	n := 0
+	for _, ps := range paths {
+		n += len(ps)
+	}
+	if len(locs) != n-len(paths["cursor"]) {
+		t.Errorf("%d locations, want %d (every client's files but cursor's)", len(locs), n-len(paths["cursor"]))
+	}
+	for _, l := range locs {
+		if l.Client == "cursor" {
+			t.Errorf("skipped client listed: %+v", l)
+		}
+	}
+
+	// From the home directory, ~/.cursor/mcp.json is the user's file.
+	home := Locations(Options{home: "/h", cwd: "/h", goos: "linux", lookupEnv: lookupIn(nil)})
+	var cursor []Location
+	for _, l := range home {
+		if l.Client == "cursor" {
+			cursor = append(cursor, l)
+		}
+	}
+	if want := []Location{{Client: "cursor", Path: "/h/.cursor/mcp.json"}}; !slices.Equal(cursor, want) {
+		t.Errorf("cursor from the home directory: %+v, want %+v", cursor, want)
+	}
+}

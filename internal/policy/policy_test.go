@@ -115,3 +115,67 @@ func TestPolicyReadOnlyAndDefaultDeny(t *testing.T) {
 		}
 	}
 }
+
+// Denial names the rule that refuses a tool and where it was written, in
+// the words the program's ToolError uses; the first rule that refuses wins.
+func TestPolicyDenialNamesTheRuleAndWhereItWasWritten(t *testing.T) {
+	const file = "/home/u/.config/mcp-code-mode/config.toml"
+	mem := config.Server{Name: "memory", Source: "/home/u/.claude.json#mcpServers.memory"}
+	table := func(s config.Server) config.Server { s.PolicyFrom = "[servers.memory] in " + file; return s }
+	withDeny, withAllow, readOnly := mem, mem, mem
+	withDeny.Deny = []string{"read_*", "delete_*"}
+	withAllow.Allow = []string{"read_graph", "search_*"}
+	readOnly.ReadOnly = true
+	cmdLine := config.Server{Name: "memory", Deny: []string{"delete_*"}, Allow: []string{"delete_*", "read_graph"}, PolicyFrom: config.CommandLine}
+	cmdLineAllow := config.Server{Name: "memory", Allow: []string{"read_graph"}, PolicyFrom: config.CommandLine}
+
+	tests := []struct {
+		name     string
+		p        Policy
+		srv      config.Server
+		readOnly bool
+		want     string
+	}{
+		{"allowed", Policy{}, mem, false, ""},
+		{"--deny", Policy{Deny: []string{"other", "memory.delete_*"}, DenyFrom: "--deny"}, mem, false,
+			"by --deny memory.delete_*"},
+		{"deny in the config file", Policy{Deny: []string{"memory.delete_*"}, DenyFrom: file}, mem, false,
+			`by the deny list in ` + file + ` ("memory.delete_*")`},
+		{"deny from the environment", Policy{Deny: []string{"memory"}, DenyFrom: "MCP_CODE_MODE_DENY"}, mem, false,
+			`by MCP_CODE_MODE_DENY ("memory")`},
+		{"deny of unknown origin", Policy{Deny: []string{"*.delete_*"}}, mem, false,
+			`by the deny list ("*.delete_*")`},
+		{"the server's deny list in the config file", Policy{}, table(withDeny), false,
+			`by the deny list of [servers.memory] in ` + file + ` ("delete_*")`},
+		{"the server's deny list in a client's entry", Policy{}, withDeny, false,
+			`by the deny list of the entry /home/u/.claude.json#mcpServers.memory ("delete_*")`},
+		{"the server's deny list wins over the global one", Policy{Deny: []string{"memory.delete_*"}, DenyFrom: "--deny"}, table(withDeny), false,
+			`by the deny list of [servers.memory] in ` + file + ` ("delete_*")`},
+		{"serve --deny", Policy{}, cmdLine, false, "by --deny delete_*"},
+		{"serve --allow", Policy{}, cmdLineAllow, false, "by --allow read_graph, which does not name it"},
+		{"read_only", Policy{}, table(readOnly), false,
+			"by read_only in [servers.memory] in " + file + ": it is not annotated readOnlyHint"},
+		{"read_only lets a reader through", Policy{}, table(readOnly), true, ""},
+		{"the server's allow list", Policy{}, table(withAllow), false,
+			`by the allow list of [servers.memory] in ` + file + ` ("read_graph", "search_*"), which does not name it`},
+		{"--allow", Policy{Allow: []string{"github", "memory.read_*"}, AllowFrom: "--allow"}, mem, false,
+			"by --allow github,memory.read_*, which does not name it"},
+		{"allow in the config file", Policy{Allow: []string{"github"}, AllowFrom: file}, mem, false,
+			`by the allow list in ` + file + ` ("github"), which does not name it`},
+		{"default_policy in the config file", Policy{DefaultDeny: true, DefaultFrom: file}, mem, false,
+			`by default_policy = "deny" in ` + file + `: no allow list names it`},
+		{"default_policy from the environment", Policy{DefaultDeny: true, DefaultFrom: "MCP_CODE_MODE_DEFAULT_POLICY"}, mem, false,
+			`by default_policy = "deny" (MCP_CODE_MODE_DEFAULT_POLICY): no allow list names it`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.p.Denial(tt.srv, "memory", "delete_entities", tt.readOnly)
+			if got != tt.want {
+				t.Errorf("Denial = %q\nwant     %q", got, tt.want)
+			}
+			if allowed := tt.p.Allowed(tt.srv, "memory", "delete_entities", tt.readOnly); allowed != (tt.want == "") {
+				t.Errorf("Allowed = %v, but Denial = %q", allowed, got)
+			}
+		})
+	}
+}

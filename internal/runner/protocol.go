@@ -92,6 +92,7 @@ type Message struct {
 	Method string          // rpc: the helper's name
 	Params json.RawMessage // rpc: a JSON object
 	Error  *string         // done: nil when the program succeeded, else its traceback
+	Exit   int             // done: the status the program exited with (sys.exit(N), 1..255); 0 when it did not say
 	Data   string          // output: the text printed
 }
 
@@ -105,6 +106,7 @@ type wireMessage struct {
 	Method *string         `json:"method"`
 	Params json.RawMessage `json:"params"`
 	Error  *string         `json:"error"`
+	Exit   *int            `json:"exit"`
 	Data   *string         `json:"data"`
 }
 
@@ -134,18 +136,18 @@ func ParseMessage(line []byte) (Message, error) {
 	m := Message{Type: *w.Type}
 	switch m.Type {
 	case TypeOutput:
-		if w.Data == nil || w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Error != nil {
+		if w.Data == nil || w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Exit != nil {
 			return Message{}, violation("output carries only data")
 		}
 		m.Data = *w.Data
 		return m, nil
 	case TypeCall:
-		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Data != nil {
+		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Data != nil || w.Exit != nil {
 			return Message{}, violation("call needs exactly id, server, tool and args")
 		}
 		m.ID, m.Server, m.Tool, m.Args = *w.ID, *w.Server, *w.Tool, w.Args
 	case TypeRPC:
-		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil || w.Data != nil {
+		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil || w.Data != nil || w.Exit != nil {
 			return Message{}, violation("rpc needs exactly id, method and params")
 		}
 		if !isObject(w.Params) {
@@ -154,9 +156,15 @@ func ParseMessage(line []byte) (Message, error) {
 		m.ID, m.Method, m.Params = *w.ID, *w.Method, w.Params
 	case TypeDone:
 		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Data != nil {
-			return Message{}, violation("done carries only error")
+			return Message{}, violation("done carries only error and exit")
 		}
 		m.Error = w.Error
+		if w.Exit != nil {
+			if *w.Exit < 1 || *w.Exit > 255 || w.Error == nil {
+				return Message{}, violation("done's exit must be 1 to 255, with an error")
+			}
+			m.Exit = *w.Exit
+		}
 	default:
 		return Message{}, violation("unknown message type %.40q", m.Type)
 	}
@@ -246,13 +254,23 @@ func (r *Reader) check(line []byte) (Message, error) {
 }
 
 // Start is the first message to the runner: the program, the modules it
-// gets, and the key (hex) that authenticates the runner's lines. The
-// supervisor keeps the key; the program never sees it.
+// gets, the configured servers it does not get (so that a NameError for
+// one of their modules can say to name the server), and the key (hex) that
+// authenticates the runner's lines. The supervisor keeps the key; the
+// program never sees it.
 type Start struct {
-	Type    string   `json:"type"` // "start"
-	Code    string   `json:"code"`
-	Modules []Module `json:"modules"`
-	Key     string   `json:"key"`
+	Type      string      `json:"type"` // "start"
+	Code      string      `json:"code"`
+	Modules   []Module    `json:"modules"`
+	NotLoaded []NotLoaded `json:"not_loaded,omitempty"`
+	Key       string      `json:"key"`
+}
+
+// NotLoaded is a configured server the run did not ask for, and the module
+// it would have been.
+type NotLoaded struct {
+	Server string `json:"server"`
+	Module string `json:"module"`
 }
 
 // Module is one wrapped server as the program sees it: `mcp_<alias>`.
@@ -262,6 +280,11 @@ type Module struct {
 	Server      string `json:"server"`
 	Description string `json:"description,omitempty"`
 	Tools       []Tool `json:"tools"`
+	// Denied are the server's tools the policy denies, by name only (no
+	// doc, no parameters): they are not attributes of the module and are
+	// in none of its listings, but calling one sends the call, which the
+	// bridge refuses with a ToolError naming the rule.
+	Denied []Tool `json:"denied,omitempty"`
 }
 
 // Tool is one allowed tool of a module.
@@ -292,8 +315,8 @@ type Reply struct {
 }
 
 // NewStart returns a start message.
-func NewStart(code string, modules []Module, key []byte) Start {
-	return Start{Type: "start", Code: code, Modules: modules, Key: hex.EncodeToString(key)}
+func NewStart(code string, modules []Module, notLoaded []NotLoaded, key []byte) Start {
+	return Start{Type: "start", Code: code, Modules: modules, NotLoaded: notLoaded, Key: hex.EncodeToString(key)}
 }
 
 // Success returns the reply carrying value (JSON).

@@ -37,6 +37,15 @@ func TestParseMessage(t *testing.T) {
 		{"rpc params not object", `{"type":"rpc","id":1,"method":"m","params":[1]}`, false, Message{}},
 		{"done with id", `{"type":"done","id":1,"error":null}`, false, Message{}},
 		{"done error not string", `{"type":"done","error":5}`, false, Message{}},
+		{"done with exit", `{"type":"done","error":"SystemExit: 3","exit":3}`, true, Message{Type: TypeDone, Exit: 3}},
+		{"done with exit 255", `{"type":"done","error":"SystemExit: 255","exit":255}`, true, Message{Type: TypeDone, Exit: 255}},
+		{"done with exit 0", `{"type":"done","error":"x","exit":0}`, false, Message{}},
+		{"done with exit 256", `{"type":"done","error":"x","exit":256}`, false, Message{}},
+		{"done with negative exit", `{"type":"done","error":"x","exit":-1}`, false, Message{}},
+		{"done with exit but no error", `{"type":"done","error":null,"exit":3}`, false, Message{}},
+		{"done with exit not a number", `{"type":"done","error":"x","exit":"3"}`, false, Message{}},
+		{"call with exit", `{"type":"call","id":1,"server":"s","tool":"t","args":{},"exit":1}`, false, Message{}},
+		{"output with exit", `{"type":"output","data":"x","exit":1}`, false, Message{}},
 		{"two objects", `{"type":"done","error":null}{"type":"done","error":null}`, false, Message{}},
 		{"too long", `{"type":"done","error":"` + strings.Repeat("x", MaxLine) + `"}`, false, Message{}},
 	}
@@ -52,7 +61,7 @@ func TestParseMessage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseMessage(%.60q): %v", tt.line, err)
 			}
-			if m.Type != tt.want.Type || m.ID != tt.want.ID || m.Server != tt.want.Server || m.Tool != tt.want.Tool || m.Method != tt.want.Method {
+			if m.Type != tt.want.Type || m.ID != tt.want.ID || m.Server != tt.want.Server || m.Tool != tt.want.Tool || m.Method != tt.want.Method || m.Exit != tt.want.Exit {
 				t.Fatalf("got %+v, want %+v", m, tt.want)
 			}
 		})
@@ -129,6 +138,7 @@ func FuzzParseMessage(f *testing.F) {
 		`{"type":"rpc","id":3,"method":"list_servers","params":{}}`,
 		`{"type":"done","error":null}`,
 		`{"type":"done","error":"x"}`,
+		`{"type":"done","error":"SystemExit: 3","exit":3}`,
 		`{"type":"output","data":"x"}`,
 		`[]`, `{}`, `null`, "\x00",
 	} {
@@ -151,7 +161,14 @@ func FuzzParseMessage(f *testing.F) {
 			if m.ID <= 0 || !isObject(m.Params) {
 				t.Fatalf("accepted bad rpc %+v", m)
 			}
-		case TypeDone, TypeOutput:
+		case TypeDone:
+			if m.Exit != 0 && (m.Exit < 1 || m.Exit > 255 || m.Error == nil) {
+				t.Fatalf("accepted bad done %+v", m)
+			}
+		case TypeOutput:
+			if m.Exit != 0 {
+				t.Fatalf("accepted output with an exit status %+v", m)
+			}
 		default:
 			t.Fatalf("accepted unknown type %q", m.Type)
 		}

@@ -20,6 +20,7 @@ import ast
 import asyncio
 import builtins
 import codecs
+import difflib
 import hashlib
 import hmac
 import json
@@ -43,6 +44,9 @@ MAX_TRACEBACK_LINES = 12
 MAX_TRACEBACK_CHARS = 2000
 
 WORKER_TYPES = {"call", "rpc", "done"}
+
+# This file, whose frames are left out of the program's tracebacks.
+RUNNER_FILE = __file__
 
 
 class ToolError(Exception):
@@ -150,7 +154,12 @@ def check_worker_message(msg):
         err = msg.get("error")
         if err is not None and not isinstance(err, str):
             raise ValueError("done.error is not a string")
-        return {"type": "done", "error": err}
+        status = msg.get("exit")
+        if status is None:
+            return {"type": "done", "error": err}
+        if err is None or not isinstance(status, int) or isinstance(status, bool) or not 1 <= status <= 255:
+            raise ValueError("done.exit must be 1 to 255, with an error")
+        return {"type": "done", "error": err, "exit": status}
     cid = msg.get("id")
     if not isinstance(cid, int) or isinstance(cid, bool) or cid < 1:
         raise ValueError("bad id")
@@ -307,7 +316,9 @@ def supervise(pid, proto_in, host_buf, send, channels, out_r):
             done = {"type": "done", "error": "the program was killed by signal %d%s" % (sig, hint)}
         else:
             code = os.WEXITSTATUS(status)
-            done = {"type": "done", "error": None if code == 0 else "the program exited with status %d" % code}
+            done = {"type": "done", "error": None}
+            if code != 0:
+                done = {"type": "done", "error": "the program exited with status %d" % code, "exit": code}
     send(done)
 
 
@@ -463,6 +474,49 @@ def make_tool(channel, alias, tool):
     return call
 
 
+def make_denied(channel, alias, name, py):
+    """A tool the policy denies: calling it sends the call, which the bridge
+    refuses with a ToolError naming the rule (and counts, as every call)."""
+
+    async def call(*args, **kwargs):
+        return await channel.request({"type": "call", "server": alias, "tool": name, "args": {}})
+
+    call.__name__ = call.__qualname__ = py
+    call.__doc__ = "Denied by the policy: calling it raises ToolError."
+    return call
+
+
+def make_module(channel, m):
+    """The module mcp_<alias> of one server: its allowed tools as attributes.
+    A denied tool is no attribute (dir() and the docs leave it out), but
+    getting it gives a function whose call raises ToolError saying which rule
+    denies it; any other missing name is an AttributeError that suggests the
+    closest tools."""
+    name, server = m["module"], m["server"]
+    mod = types.ModuleType(name, m.get("description") or "")
+    tools = []
+    for tool in m.get("tools") or []:
+        setattr(mod, tool["py"], make_tool(channel, m["alias"], tool))
+        tools.append(tool["py"])
+    denied = {t["py"]: t["name"] for t in m.get("denied") or []}
+
+    def __getattr__(attr):
+        if attr in denied:
+            return make_denied(channel, m["alias"], denied[attr], attr)
+        msg = "module %r has no attribute %r" % (name, attr)
+        if not (attr.startswith("__") and attr.endswith("__")):
+            msg = "module %r has no tool %r" % (name, attr)
+            close = difflib.get_close_matches(attr, tools, n=3, cutoff=0.6)
+            if close:
+                msg += ": did you mean %s?" % " or ".join(repr(c) for c in close)
+            msg += " (await runtime.query_tool_docs(%r) lists the tools of server %r)" % (server, server)
+        # name=None keeps Python from appending a suggestion of its own.
+        raise AttributeError(msg, name=None, obj=None)
+
+    mod.__getattr__ = __getattr__
+    return mod
+
+
 def make_runtime(channel, modules):
     rt = types.ModuleType("mcp.runtime", "Discovery and search of the configured MCP servers.")
     by_name = {}
@@ -508,15 +562,67 @@ def make_runtime(channel, modules):
     return rt
 
 
-def short_traceback(exc):
+def only_program_frames(te, seen=None):
+    """Drops the runner's own frames from a TracebackException (and the
+    exceptions chained to it or grouped in it): those before the program's
+    first frame (the event loop) and those of this file (a tool's call, a
+    module's missing attribute). Frames of the libraries the program
+    called stay."""
+    seen = seen if seen is not None else set()
+    if te is None or id(te) in seen:
+        return
+    seen.add(id(te))
+    frames = list(te.stack)
+    first = next((i for i, f in enumerate(frames) if f.filename == "<code>"), len(frames))
+    te.stack = traceback.StackSummary.from_list([f for f in frames[first:] if f.filename != RUNNER_FILE])
+    only_program_frames(te.__cause__, seen)
+    only_program_frames(te.__context__, seen)
+    for sub in getattr(te, "exceptions", None) or []:
+        only_program_frames(sub, seen)
+
+
+def hint_for_unloaded(exc, not_loaded):
+    """Says, in a NameError (or ModuleNotFoundError) for the module of a
+    configured server the run did not load, to name that server."""
+    if not isinstance(exc, (NameError, ModuleNotFoundError)) or len(exc.args) != 1:
+        return
+    server = not_loaded.get(getattr(exc, "name", None))
+    if server is None:
+        return
+    msg = "%s: %s is the module of server %s, which this run did not load: add %s to servers (--servers with mcp-code-mode run)" % (
+        exc.args[0],
+        exc.name,
+        json.dumps(server),
+        json.dumps(server),
+    )
+    exc.args = (msg,)
+    if isinstance(exc, ImportError):
+        exc.msg = msg  # what an ImportError prints
+
+
+def short_traceback(exc, not_loaded=None):
     """The last lines of the traceback, without the runner's own frames."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != "<code>":
-        tb = tb.tb_next
-    lines = traceback.format_exception(type(exc), exc, tb)
-    text = "".join(lines).rstrip("\n").split("\n")
+    hint_for_unloaded(exc, not_loaded or {})
+    te = traceback.TracebackException.from_exception(exc)
+    only_program_frames(te)
+    text = "".join(te.format()).rstrip("\n").split("\n")
     text = "\n".join(text[-MAX_TRACEBACK_LINES:])
     return text[-MAX_TRACEBACK_CHARS:]
+
+
+def exit_outcome(code):
+    """What SystemExit(code) means, as Python's own exit would: (error,
+    status). sys.exit() and sys.exit(0) succeed; sys.exit(N) ends with N
+    (1 to 255; other numbers with 1); anything else (a message) is printed
+    and ends with 1."""
+    if code is None or (isinstance(code, int) and code == 0):
+        return None, None
+    if isinstance(code, int):
+        return "SystemExit: %d" % code, code if 1 <= code <= 255 else 1
+    try:
+        return str(code), None
+    except Exception:  # noqa: BLE001 - a message that cannot be shown
+        return "SystemExit: %s" % type(code).__name__, None
 
 
 def read_program(fd):
@@ -561,13 +667,12 @@ def worker(start_fd, call_sock, sync_sock):
 
     env = {"__name__": "__main__", "__builtins__": builtins, "ToolError": ToolError, "runtime": rt, "mcp": mcp_pkg}
     for m in modules:
-        mod = types.ModuleType(m["module"], m.get("description") or "")
-        for tool in m.get("tools") or []:
-            setattr(mod, tool["py"], make_tool(channel, m["alias"], tool))
+        mod = make_module(channel, m)
         sys.modules[m["module"]] = mod
         env[m["module"]] = mod
+    not_loaded = {n["module"]: n["server"] for n in start.get("not_loaded") or []}
 
-    error = None
+    error, status = None, None
     try:
         code = compile(start.get("code", ""), "<code>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except (SyntaxError, ValueError) as exc:
@@ -586,16 +691,18 @@ def worker(start_fd, call_sock, sync_sock):
             finally:
                 cancel_leftovers(loop)
         except SystemExit as exc:
-            if exc.code not in (None, 0):
-                error = "SystemExit: %s" % (exc.code,)
+            error, status = exit_outcome(exc.code)
         except BaseException as exc:  # noqa: BLE001 - everything the code raises is reported
-            error = short_traceback(exc)
+            error = short_traceback(exc, not_loaded)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except Exception:
         pass
-    sync_sock.sendall(json.dumps({"type": "done", "error": error}).encode() + b"\n")
+    done = {"type": "done", "error": error}
+    if status is not None:
+        done["exit"] = status
+    sync_sock.sendall(json.dumps(done).encode() + b"\n")
     return 0
 
 
