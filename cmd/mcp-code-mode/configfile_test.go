@@ -11,6 +11,36 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 )
 
+// A misspelled key in the config file (readonly for read_only) is not
+// ignored: every command that reads the config refuses to go on, exits 1
+// and names the file, the line, the key and the key meant, on one line,
+// without the values of the file.
+func TestAMisspelledKeyStopsEveryCommand(t *testing.T) {
+	f := clitest.NewFixture(t, "")
+	bad := filepath.Join(f.Dir, "bad.toml")
+	f.Write(t, bad, fmt.Sprintf("[servers.x]\ncommand = %q\nreadonly = true\nenv = { TOKEN = \"s3cr3t\" }\n", f.Server))
+	want := fmt.Sprintf("%s:3:1: servers.x.readonly: unknown key (did you mean read_only?)\n", bad)
+	for _, args := range [][]string{
+		{"servers"}, {"servers", "--json"}, {"tools"}, {"search", "add"}, {"run", "-c", "print(1)"}, {"serve"}, {"doctor"},
+	} {
+		r := f.Run(t, "", nil, append([]string{args[0], "--config", bad}, args[1:]...)...)
+		out := r.Stderr
+		if args[0] == "doctor" {
+			out = r.Stdout // doctor reports on stdout
+		}
+		if r.Code != 1 || !strings.Contains(out, want) {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant exit 1 and %q", args, r.Code, r.Stdout, r.Stderr, want)
+		}
+		if strings.Contains(r.Stdout+r.Stderr, "s3cr3t") {
+			t.Errorf("%v: a value of the file is shown: %q %q", args, r.Stdout, r.Stderr)
+		}
+	}
+	r := f.Run(t, "", nil, "servers", "--config", bad)
+	if line := strings.TrimSpace(r.Stderr); line != "mcp-code-mode servers: "+strings.TrimSpace(want) {
+		t.Errorf("servers: stderr %q, want only the problem after the command's name", r.Stderr)
+	}
+}
+
 // A user switching Cursor and Claude Code over to mcp-code-mode has turned
 // a server off in each ("disabled": true, disabledMcpServers); disabled =
 // false in [servers.NAME] of mcp-code-mode's own config turns it back on

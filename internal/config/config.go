@@ -241,19 +241,25 @@ func Load(path string, environ []string) (Config, error) {
 	}
 	if path != "" {
 		var parser koanf.Parser
+		var format string
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".toml":
-			parser = toml.Parser()
+			parser, format = toml.Parser(), "toml"
 		case ".yaml", ".yml":
-			parser = yaml.Parser()
+			parser, format = yaml.Parser(), "yaml"
 		case ".json":
-			parser = json.Parser()
+			parser, format = json.Parser(), "json"
 		default:
 			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
 		}
 		data, err := safefile.Read(path, maxFileBytes)
 		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
+		}
+		// Syntax errors, unknown keys and values of the wrong kind are
+		// refused here, with their line: koanf keeps no positions.
+		if err := checkFile(path, format, data); err != nil {
+			return Config{}, err
 		}
 		kf := koanf.New(".")
 		if err := kf.Load(bytesProvider(data), parser); err != nil {
