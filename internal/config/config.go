@@ -99,7 +99,10 @@ type ServerConfig struct {
 	Allow       []string          `koanf:"allow"`
 	Deny        []string          `koanf:"deny"`
 	ReadOnly    bool              `koanf:"read_only"` // only tools annotated readOnlyHint
-	Disabled    bool              `koanf:"disabled"`
+	// Disabled turns the server off (true) or on (false), overriding the
+	// flag of the client it was discovered in; nil leaves that flag as
+	// the client set it.
+	Disabled *bool `koanf:"disabled"`
 }
 
 // DiscoveryConfig says which MCP client config files to read.
@@ -238,19 +241,25 @@ func Load(path string, environ []string) (Config, error) {
 	}
 	if path != "" {
 		var parser koanf.Parser
+		var format string
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".toml":
-			parser = toml.Parser()
+			parser, format = toml.Parser(), "toml"
 		case ".yaml", ".yml":
-			parser = yaml.Parser()
+			parser, format = yaml.Parser(), "yaml"
 		case ".json":
-			parser = json.Parser()
+			parser, format = json.Parser(), "json"
 		default:
 			return Config{}, fmt.Errorf("config %s: unknown format (want .toml, .yaml, .yml or .json)", path)
 		}
 		data, err := safefile.Read(path, maxFileBytes)
 		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
+		}
+		// Syntax errors, unknown keys and values of the wrong kind are
+		// refused here, with their line: koanf keeps no positions.
+		if err := checkFile(path, format, data); err != nil {
+			return Config{}, err
 		}
 		kf := koanf.New(".")
 		if err := kf.Load(bytesProvider(data), parser); err != nil {
@@ -421,9 +430,7 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 			if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
 				s.PolicyFrom = table(name, source)
 			}
-			if sc.Disabled {
-				s.Disabled, s.Why = true, "disabled in "+source
-			}
+			sc.turn(s, source)
 			continue
 		}
 		s, err := sc.server(name, source)
@@ -459,13 +466,33 @@ func table(name, source string) string {
 	return fmt.Sprintf("[servers.%s] in %s", name, source)
 }
 
+// turn applies the entry's disabled key, when it has one, to the
+// discovered server s: true turns it off; false turns it on even though
+// its client turned it off, unless it cannot be used as its client
+// configured it (Blocked) or comes from a project the user has not
+// approved (Untrusted).
+func (sc ServerConfig) turn(s *Server, source string) {
+	switch {
+	case sc.Disabled == nil:
+	case *sc.Disabled:
+		s.Disabled, s.Why = true, "disabled in "+source
+	case s.Untrusted:
+		s.Disabled = true
+		s.Why = fmt.Sprintf("needs approval (\"mcp-code-mode trust\" in %s) before disabled = false in %s can turn it on", s.Project, source)
+	case s.Blocked != "":
+		s.Disabled, s.Why = true, s.Blocked
+	default:
+		s.Disabled, s.Why = false, ""
+	}
+}
+
 // server turns a complete entry into a server.
 func (sc ServerConfig) server(name, source string) (Server, error) {
 	s := Server{
 		Name: name, Description: sc.Description,
 		Command: sc.Command, Args: sc.Args, Env: sc.Env, Cwd: sc.Cwd,
 		URL: sc.URL, Headers: sc.Headers,
-		Allow: sc.Allow, Deny: sc.Deny, ReadOnly: sc.ReadOnly, Disabled: sc.Disabled,
+		Allow: sc.Allow, Deny: sc.Deny, ReadOnly: sc.ReadOnly, Disabled: sc.Disabled != nil && *sc.Disabled,
 		Source: source + "#servers." + name,
 	}
 	if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {

@@ -147,7 +147,7 @@ func checkLoaded(t *testing.T, cfg Config) {
 			Env: map[string]string{"TOKEN": "t0k", "Mixed_Case": "v"},
 		},
 		"remote":            {URL: "https://mcp.example.com/sse", Type: "sse"},
-		"io.example.remote": {URL: "https://example.com/mcp", Disabled: true},
+		"io.example.remote": {URL: "https://example.com/mcp", Disabled: new(true)},
 		"api":               {URL: "https://api.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
 	}
 	if got, w := slices.Sorted(maps.Keys(cfg.Servers)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, w) {
@@ -157,7 +157,7 @@ func checkLoaded(t *testing.T, cfg Config) {
 		g := cfg.Servers[name]
 		if g.Command != w.Command || !slices.Equal(g.Args, w.Args) || g.Description != w.Description ||
 			!slices.Equal(g.Allow, w.Allow) || !slices.Equal(g.Deny, w.Deny) || g.Cwd != w.Cwd ||
-			g.URL != w.URL || g.Type != w.Type || g.Disabled != w.Disabled ||
+			g.URL != w.URL || g.Type != w.Type || (g.Disabled == nil) != (w.Disabled == nil) || g.Disabled != nil && *g.Disabled != *w.Disabled ||
 			!maps.Equal(g.Env, w.Env) || !maps.Equal(g.Headers, w.Headers) {
 			t.Errorf("server %q = %+v\nwant %+v", name, g, w)
 		}
@@ -405,7 +405,7 @@ func TestMergeConfigFileOnly(t *testing.T) {
 			[]Server{{Name: "s", Transport: "http", Command: "x", URL: "https://x", Source: src + "#servers.s"}}, nil},
 		{"sorted by name", map[string]ServerConfig{"b": {Command: "x"}, "a": {Command: "y"}, "c.d": {URL: "https://z"}},
 			[]Server{{Name: "a", Transport: "stdio", Command: "y", Source: src + "#servers.a"}, {Name: "b", Transport: "stdio", Command: "x", Source: src + "#servers.b"}, {Name: "c.d", Transport: "http", URL: "https://z", Source: src + "#servers.c.d"}}, nil},
-		{"disabled carries why", map[string]ServerConfig{"off": {Command: "x", Disabled: true}},
+		{"disabled carries why", map[string]ServerConfig{"off": {Command: "x", Disabled: new(true)}},
 			[]Server{{Name: "off", Transport: "stdio", Command: "x", Disabled: true, Why: "disabled in " + src, Source: src + "#servers.off"}}, nil},
 
 		{"missing command", map[string]ServerConfig{"empty": {Description: "nothing"}}, nil, []string{`"empty"`, src + "#servers.empty", "command"}},
@@ -413,7 +413,7 @@ func TestMergeConfigFileOnly(t *testing.T) {
 		{"http type without url", map[string]ServerConfig{"h": {Type: "http", Command: "x"}}, nil, []string{`"h"`, src + "#servers.h", "url"}},
 		{"sse type without url", map[string]ServerConfig{"h": {Type: "sse"}}, nil, []string{`"h"`, src, "sse server needs a url"}},
 		{"unknown type", map[string]ServerConfig{"w": {Type: "websocket", URL: "ws://x"}}, nil, []string{`"w"`, src, `"websocket"`}},
-		{"disabled still checked", map[string]ServerConfig{"off": {Disabled: true}}, nil, []string{`"off"`, "command"}},
+		{"disabled still checked", map[string]ServerConfig{"off": {Disabled: new(true)}}, nil, []string{`"off"`, "command"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

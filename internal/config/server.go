@@ -36,6 +36,7 @@ type Server struct {
 	ReadOnly    bool              // only tools annotated readOnlyHint may be called
 	Disabled    bool              // configured but turned off
 	Why         string            // why it is disabled
+	Blocked     string            // why it cannot be used as configured, whatever a config file says ("" = it can)
 	Source      string            // where it was found: "file" or "file#key"
 	// PolicyFrom is where Allow, Deny and ReadOnly were written, for the
 	// messages that name the rule refusing a tool: "[servers.NAME] in

@@ -221,8 +221,8 @@ func TestDiscoverGolden(t *testing.T) {
 	if s := byName["github@cursor-2"]; s.Command != "docker" || s.Project == "" {
 		t.Errorf("github@cursor-2: want the project's github server (docker), got %+v", s)
 	}
-	if s := byName["perplexity"]; !s.Disabled || !strings.Contains(s.Why, `"token"`) {
-		t.Errorf("perplexity: want disabled naming input token, got %+v", s)
+	if s := byName["perplexity"]; !s.Disabled || !strings.Contains(s.Why, `"token"`) || s.Blocked != s.Why {
+		t.Errorf("perplexity: want disabled and blocked naming input token, got %+v", s)
 	}
 	if s := byName["figma"]; s.BearerTokenEnv != "FIGMA_TOKEN" || s.EnvHeaders["X-Org"] != "FIGMA_ORG" {
 		t.Errorf("figma: want the variable names, got %+v", s)
@@ -468,6 +468,36 @@ func TestDiscoverDefaults(t *testing.T) {
 			if !strings.HasPrefix(p, home) && !strings.HasPrefix(p, wd) {
 				t.Errorf("%s: %s is neither under $HOME nor the working directory", id, p)
 			}
+		}
+	}
+}
+
+// An entry that needs a VS Code input is blocked even when its client
+// also turned it off, so that a config file turning it back on (disabled =
+// false) cannot start it with the input unexpanded.
+func TestAnEntryNeedingAnInputIsBlockedWhateverItsFlag(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, ".config", "Code", "User")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"servers": {
+  "off": {"type": "stdio", "command": "x", "env": {"T": "${input:t}"}, "disabled": true},
+  "plain": {"type": "stdio", "command": "y", "disabled": true}
+}}`
+	if err := os.WriteFile(filepath.Join(user, "mcp.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	servers, problems := Discover(Options{home: home, cwd: filepath.Join(home, "p"), goos: "linux", lookupEnv: lookupIn(nil)})
+	if len(servers) != 2 || len(problems) != 0 {
+		t.Fatalf("got %+v %v, want the two servers", servers, problems)
+	}
+	for _, s := range servers {
+		if !s.Disabled || !strings.HasPrefix(s.Why, "disabled in ") {
+			t.Errorf("%s: Disabled %v, Why %q: want it off as its client says", s.Name, s.Disabled, s.Why)
+		}
+		if blocked := s.Name == "off"; (s.Blocked != "") != blocked || blocked && !strings.Contains(s.Blocked, `"t"`) {
+			t.Errorf("%s: Blocked %q", s.Name, s.Blocked)
 		}
 	}
 }

@@ -329,6 +329,7 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 		} else {
 			s.URL, s.Headers = x.expand(s.URL), x.dict(s.Headers)
 		}
+		s.Blocked = x.blocked
 		if x.blocked != "" && !s.Disabled {
 			s.Disabled, s.Why = true, x.blocked
 		}
