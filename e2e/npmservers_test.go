@@ -289,3 +289,31 @@ print(servers["memory"]["loaded"], servers["files"]["loaded"], servers["memory"]
 		}
 	}
 }
+
+// timeout= ends a long call of a real server at the program's own
+// deadline: server-everything's trigger-long-running-operation for 30 s,
+// given 2 s. The run goes on, with the server still usable.
+func TestPerCallTimeoutEndsALongCallOfServerEverything(t *testing.T) {
+	clitest.NeedEngine(t)
+	everything := startEverythingHTTP(t)
+	f := clitest.NewFixture(t, fmt.Sprintf("[servers.everything]\nurl = %q\n", everything))
+	code := `
+try:
+    print(await mcp_everything.trigger_long_running_operation(duration=30, steps=30, timeout=2))
+except ToolError as e:
+    print("ToolError:", e)
+print(await mcp_everything.get_sum(a=2, b=3))
+`
+	r := f.CLI(t, "run", "--no-discovery", "--servers", "everything", "-c", code)
+	if r.Code != 0 {
+		t.Fatalf("run: exit %d: %s %s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{
+		"ToolError: everything.trigger-long-running-operation timed out after 2s (its timeout=)",
+		"The sum of 2 and 3 is 5.",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+}

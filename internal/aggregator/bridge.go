@@ -354,12 +354,27 @@ func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (js
 	return value, nil
 }
 
+// callDeadline is how long one call may take: the program's own timeout=
+// for it (ms, 0 if none), capped by limits.max_call_timeout, else
+// limits.call_timeout; and how to name that deadline in a message.
+func callDeadline(limits config.Limits, ms int64) (time.Duration, string) {
+	if ms <= 0 {
+		return limits.CallTimeout, fmt.Sprintf("%v (limits.call_timeout)", limits.CallTimeout)
+	}
+	asked := time.Duration(ms) * time.Millisecond
+	if asked > limits.MaxCallTimeout {
+		return limits.MaxCallTimeout, fmt.Sprintf("%v (its timeout=%v, capped by limits.max_call_timeout)", limits.MaxCallTimeout, asked)
+	}
+	return asked, fmt.Sprintf("%v (its timeout=)", asked)
+}
+
 // callError turns a failed forward into what the program may learn. ctx is
-// the run's context, call the call's (ctx with the call timeout).
-func callError(ctx, call context.Context, server, tool string, limits config.Limits, err error) error {
+// the run's context, call the call's (ctx with the call's deadline, which
+// deadline names).
+func callError(ctx, call context.Context, server, tool, deadline string, err error) error {
 	switch {
 	case ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || atOwnDeadline(ctx, call)):
-		return refuse("%s.%s timed out after %v", server, tool, limits.CallTimeout)
+		return refuse("%s.%s timed out after %s", server, tool, deadline)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return refuse("%s.%s was cancelled: the run ended", server, tool)
 	}

@@ -598,7 +598,8 @@ func TestCallError(t *testing.T) {
 			if call == nil {
 				call = tt.ctx
 			}
-			got := callError(tt.ctx, call, "s", "t", limits, tt.err)
+			_, deadline := callDeadline(limits, 0)
+			got := callError(tt.ctx, call, "s", "t", deadline, tt.err)
 			if got == nil {
 				t.Fatal("callError = nil")
 			}

@@ -427,7 +427,8 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 		return nil, err
 	}
 	s.a.log.Debug("tool call", "server", mod.srv.Name, "tool", m.Tool, "arg_bytes", len(m.Args))
-	cctx, cancel := context.WithTimeout(ctx, limits.CallTimeout)
+	timeout, which := callDeadline(limits, m.TimeoutMS)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := mod.up.Call(cctx, m.Tool, args)
 	if err != nil {
@@ -442,7 +443,7 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 			s.a.log.Warn("restarting a wrapped server failed", "server", mod.srv.Name, "err", err)
 			return nil, refuse("%s had stopped and could not be started again; the call to %s was not made", mod.srv.Name, m.Tool)
 		}
-		return nil, callError(ctx, cctx, mod.srv.Name, m.Tool, limits, err)
+		return nil, callError(ctx, cctx, mod.srv.Name, m.Tool, which, err)
 	}
 	return resultValue(mod.srv.Name, m.Tool, res, limits.MaxResultBytes)
 }

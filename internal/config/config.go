@@ -35,6 +35,9 @@ type Limits struct {
 	MaxCalls       int           `koanf:"max_calls"`        // tool calls per run
 	MaxHelperCalls int           `koanf:"max_helper_calls"` // runtime helper calls (search, docs) per run
 	CallTimeout    time.Duration `koanf:"call_timeout"`     // per tool call
+	// MaxCallTimeout caps the deadline a program sets for one call
+	// (await mcp_x.tool(..., timeout=S)).
+	MaxCallTimeout time.Duration `koanf:"max_call_timeout"`
 	MaxArgBytes    int           `koanf:"max_arg_bytes"`    // JSON size of one call's arguments
 	MaxResultBytes int           `koanf:"max_result_bytes"` // JSON size of one call's result; larger is refused
 	// MaxMessageBytes bounds one message from a wrapped server (a stdio
@@ -66,6 +69,7 @@ func DefaultLimits() Limits {
 		MaxCalls:        200,
 		MaxHelperCalls:  1000,
 		CallTimeout:     30 * time.Second,
+		MaxCallTimeout:  120 * time.Second,
 		MaxArgBytes:     16 << 10,
 		MaxResultBytes:  64 << 10,
 		MaxMessageBytes: 4 << 20,
@@ -351,6 +355,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.deadline must be at least 1s, got %v", l.Deadline)
 	case l.CallTimeout <= 0:
 		return fmt.Errorf("limits.call_timeout must be positive, got %v", l.CallTimeout)
+	case l.MaxCallTimeout <= 0:
+		return fmt.Errorf("limits.max_call_timeout must be positive, got %v", l.MaxCallTimeout)
 	case l.MaxCalls < 0 || l.MaxHelperCalls < 0:
 		return fmt.Errorf("limits.max_calls and limits.max_helper_calls must not be negative")
 	case l.MaxArgBytes <= 0 || l.MaxResultBytes <= 0 || l.MaxOutputBytes <= 0 || l.StopOutput <= 0:

@@ -89,25 +89,29 @@ type Message struct {
 	Server string          // call: the server's alias
 	Tool   string          // call: the MCP tool name
 	Args   json.RawMessage // call: the arguments, as sent (any JSON value; the bridge checks it)
-	Method string          // rpc: the helper's name
-	Params json.RawMessage // rpc: a JSON object
-	Error  *string         // done: nil when the program succeeded, else its traceback
-	Exit   int             // done: the status the program exited with (sys.exit(N), 1..255); 0 when it did not say
-	Data   string          // output: the text printed
+	// TimeoutMS is a call's own deadline in milliseconds (timeout= in the
+	// program); 0 when it set none. The bridge caps it.
+	TimeoutMS int64
+	Method    string          // rpc: the helper's name
+	Params    json.RawMessage // rpc: a JSON object
+	Error     *string         // done: nil when the program succeeded, else its traceback
+	Exit      int             // done: the status the program exited with (sys.exit(N), 1..255); 0 when it did not say
+	Data      string          // output: the text printed
 }
 
 // wireMessage is the JSON form; pointers tell absent fields from empty ones.
 type wireMessage struct {
-	Type   *string         `json:"type"`
-	ID     *int64          `json:"id"`
-	Server *string         `json:"server"`
-	Tool   *string         `json:"tool"`
-	Args   json.RawMessage `json:"args"`
-	Method *string         `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Error  *string         `json:"error"`
-	Exit   *int            `json:"exit"`
-	Data   *string         `json:"data"`
+	Type      *string         `json:"type"`
+	ID        *int64          `json:"id"`
+	Server    *string         `json:"server"`
+	Tool      *string         `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	TimeoutMS *int64          `json:"timeout_ms"`
+	Method    *string         `json:"method"`
+	Params    json.RawMessage `json:"params"`
+	Error     *string         `json:"error"`
+	Exit      *int            `json:"exit"`
+	Data      *string         `json:"data"`
 }
 
 func violation(format string, args ...any) error {
@@ -136,18 +140,24 @@ func ParseMessage(line []byte) (Message, error) {
 	m := Message{Type: *w.Type}
 	switch m.Type {
 	case TypeOutput:
-		if w.Data == nil || w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Exit != nil {
+		if w.Data == nil || w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.TimeoutMS != nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Exit != nil {
 			return Message{}, violation("output carries only data")
 		}
 		m.Data = *w.Data
 		return m, nil
 	case TypeCall:
 		if w.ID == nil || w.Server == nil || w.Tool == nil || w.Args == nil || w.Method != nil || w.Params != nil || w.Error != nil || w.Data != nil || w.Exit != nil {
-			return Message{}, violation("call needs exactly id, server, tool and args")
+			return Message{}, violation("call needs exactly id, server, tool and args (and may have timeout_ms)")
 		}
 		m.ID, m.Server, m.Tool, m.Args = *w.ID, *w.Server, *w.Tool, w.Args
+		if w.TimeoutMS != nil {
+			if *w.TimeoutMS < 1 {
+				return Message{}, violation("call's timeout_ms must be positive")
+			}
+			m.TimeoutMS = *w.TimeoutMS
+		}
 	case TypeRPC:
-		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Error != nil || w.Data != nil || w.Exit != nil {
+		if w.ID == nil || w.Method == nil || w.Params == nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.TimeoutMS != nil || w.Error != nil || w.Data != nil || w.Exit != nil {
 			return Message{}, violation("rpc needs exactly id, method and params")
 		}
 		if !isObject(w.Params) {
@@ -155,7 +165,7 @@ func ParseMessage(line []byte) (Message, error) {
 		}
 		m.ID, m.Method, m.Params = *w.ID, *w.Method, w.Params
 	case TypeDone:
-		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.Method != nil || w.Params != nil || w.Data != nil {
+		if w.ID != nil || w.Server != nil || w.Tool != nil || w.Args != nil || w.TimeoutMS != nil || w.Method != nil || w.Params != nil || w.Data != nil {
 			return Message{}, violation("done carries only error and exit")
 		}
 		m.Error = w.Error

@@ -167,7 +167,13 @@ def check_worker_message(msg):
         server, tool, args = msg.get("server"), msg.get("tool"), msg.get("args")
         if not isinstance(server, str) or not isinstance(tool, str):
             raise ValueError("call needs server and tool strings")
-        return {"type": "call", "id": cid, "server": server, "tool": tool, "args": args}
+        out = {"type": "call", "id": cid, "server": server, "tool": tool, "args": args}
+        timeout = msg.get("timeout_ms")
+        if timeout is not None:
+            if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1:
+                raise ValueError("call.timeout_ms must be a positive integer")
+            out["timeout_ms"] = timeout
+        return out
     method, params = msg.get("method"), msg.get("params")
     if not isinstance(method, str) or not isinstance(params, dict):
         raise ValueError("rpc needs a method string and params object")
@@ -450,8 +456,17 @@ def make_tool(channel, alias, tool):
     order = [p["py"] for p in params]
     # Optional parameters whose schema does not allow null: None leaves them out.
     drop_none = {p["name"] for p in params if p.get("drop_none")}
+    # timeout= sets the call's own deadline, unless the tool takes a timeout
+    # of its own: then _timeout= does.
+    timeout_kw = "_timeout" if "timeout" in to_json or "timeout" in to_json.values() else "timeout"
 
     async def call(*args, **kwargs):
+        timeout = kwargs.pop(timeout_kw, None)
+        msg = {"type": "call", "server": alias, "tool": name}
+        if timeout is not None:
+            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+                raise TypeError("%s(): %s must be a positive number of seconds" % (py, timeout_kw))
+            msg["timeout_ms"] = max(1, int(timeout * 1000))
         if len(args) == 1 and not kwargs and isinstance(args[0], dict):
             arguments = dict(args[0])
         else:
@@ -467,7 +482,8 @@ def make_tool(channel, alias, tool):
                 arguments[json_name] = value
         for key in [k for k, v in arguments.items() if v is None and k in drop_none]:
             del arguments[key]
-        return await channel.request({"type": "call", "server": alias, "tool": name, "args": arguments})
+        msg["args"] = arguments
+        return await channel.request(msg)
 
     call.__name__ = call.__qualname__ = py
     call.__doc__ = tool.get("doc") or tool.get("description") or ""

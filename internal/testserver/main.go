@@ -185,7 +185,7 @@ var calls atomic.Int64 // calls of the "counter" tool in this process
 // newServer returns the test server. A leak, when not empty, is quoted as
 // the server's token in every tool's description and in the errors of fail
 // and protocol_error, as a careless server might.
-func newServer(name string, clog *calllog.Writer, leak string) *server.MCPServer {
+func newServer(name string, clog *calllog.Writer, leak string, waitTool bool) *server.MCPServer {
 	hooks := &server.Hooks{}
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
@@ -297,6 +297,26 @@ func newServer(name string, clog *calllog.Writer, leak string) *server.MCPServer
 				return nil, fmt.Errorf("sleep cancelled: %w", ctx.Err())
 			}
 		})
+
+	if waitTool {
+		addTool(tool("wait", "Wait",
+			"Wait ms milliseconds, then return the text \"waited N (timeout T)\" with the timeout it was given.",
+			`{"type":"object","properties":{
+				"ms":{"type":"integer","minimum":0,"maximum":600000},
+				"timeout":{"type":"number","description":"A parameter of the tool's own, returned as given"}},
+			  "required":["ms"],"additionalProperties":false}`, "", readOnly),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				ms := max(0, argInt(args(req), "ms"))
+				t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+				defer t.Stop()
+				select {
+				case <-t.C:
+					return mcp.NewToolResultText(fmt.Sprintf("waited %d (timeout %v)", ms, args(req)["timeout"])), nil
+				case <-ctx.Done():
+					return nil, fmt.Errorf("wait cancelled: %w", ctx.Err())
+				}
+			})
+	}
 
 	addTool(tool("fail", "Fail with a tool error",
 		"Always fails: returns a tool error result (isError: true) whose text is the given message.",
@@ -422,6 +442,7 @@ func main() {
 	logPath := flag.String("log", "", "append one JSON line per tools/call to `FILE`")
 	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
 	failStart := flag.String("fail-start", "", "a hostile server: write `TEXT` (say, its own token) on stderr and exit 1 at once")
+	waitTool := flag.Bool("wait-tool", false, "add the tool wait, which takes a parameter named timeout of its own")
 	leakVar := flag.String("leak", "", "a careless server: quote the value of the environment variable `NAME` (its token) in every tool's description and in the errors of fail and protocol_error")
 	flag.Parse()
 	if *failStart != "" {
@@ -448,7 +469,7 @@ func main() {
 	if *leakVar != "" {
 		leak = os.Getenv(*leakVar)
 	}
-	s := newServer(*name, clog, leak)
+	s := newServer(*name, clog, leak, *waitTool)
 
 	switch {
 	case *httpAddr != "":
