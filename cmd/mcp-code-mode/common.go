@@ -79,8 +79,10 @@ func newCommon(name string, stderr io.Writer) *common {
 	return c
 }
 
-// defaultConfigPath is the config file used when --config is not given.
-func defaultConfigPath() string {
+// configDir is this program's config directory,
+// $XDG_CONFIG_HOME/mcp-code-mode (~/.config/mcp-code-mode); "" when
+// there is no home directory.
+func configDir() string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -89,8 +91,17 @@ func defaultConfigPath() string {
 		}
 		dir = filepath.Join(home, ".config")
 	}
+	return filepath.Join(dir, "mcp-code-mode")
+}
+
+// defaultConfigPath is the config file used when --config is not given.
+func defaultConfigPath() string {
+	dir := configDir()
+	if dir == "" {
+		return ""
+	}
 	for _, name := range []string{"config.toml", "config.yaml", "config.yml", "config.json"} {
-		p := filepath.Join(dir, "mcp-code-mode", name)
+		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}

@@ -11,6 +11,8 @@
 //	mcp-code-mode search [--limit N] [--json] QUERY
 //	mcp-code-mode build-image [--base IMAGE] [--tag IMAGE]
 //	mcp-code-mode doctor
+//	mcp-code-mode install [--move-servers] [--dry-run] CLIENT
+//	mcp-code-mode uninstall [--dry-run] CLIENT
 //	mcp-code-mode version
 package main
 
@@ -47,6 +49,8 @@ Commands:
   search       search the tools of every server: search QUERY
   build-image  build the sandbox image (offline from Debian packages when no registry answers)
   doctor       check the engine, the image, the configuration and each server
+  install      switch an MCP client over: install [--move-servers] [--dry-run] CLIENT
+  uninstall    undo install: uninstall [--dry-run] CLIENT
   version      print the version
 
 Run "mcp-code-mode COMMAND -h" for the flags of a command.
@@ -65,6 +69,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"search":      cmdSearch,
 		"build-image": cmdBuildImage,
 		"doctor":      cmdDoctor,
+		"install":     cmdInstall,
+		"uninstall":   cmdUninstall,
 		"version":     cmdVersion,
 	}
 	name := args[0]

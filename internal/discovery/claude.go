@@ -63,7 +63,7 @@ func (r *reader) claudeOff(claudeJSON string, mcpjson bool) func(string) string 
 }
 
 func decodeClaudeProject(r *reader, f *file) {
-	r.serverMap(f, f.root.get("mcpServers"), "mcpServers", dialectClaudeCode, r.claudeOff(join(r.home, ".claude.json"), true))
+	r.serverMap(f, f.root.get("mcpServers"), "mcpServers", dialectClaudeCode, r.claudeOff(r.userFile("claude-code"), true))
 }
 
 func decodeClaudeUser(r *reader, f *file) {

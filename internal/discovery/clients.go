@@ -132,6 +132,39 @@ func (e *env) appSupport(elem ...string) string {
 	return join(e.xdg, elem...)
 }
 
+// userFile is the user-level config file of a client, the one that holds
+// the servers of every project (the client table reads it, and
+// `mcp-code-mode install` edits it); "" for a client without one or an
+// unknown base directory.
+func (e *env) userFile(id string) string {
+	switch id {
+	case "claude-desktop":
+		// Locations as VS Code's own discovery of Claude Desktop's file
+		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
+		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
+		// Support/Claude, $XDG_CONFIG_HOME/Claude.
+		return e.appSupport("Claude", "claude_desktop_config.json")
+	case "claude-code":
+		return join(e.home, ".claude.json")
+	case "cursor":
+		return join(e.home, ".cursor", "mcp.json")
+	case "vscode":
+		return e.appSupport("Code", "User", "mcp.json")
+	case "gemini":
+		return join(e.home, ".gemini", "settings.json")
+	case "codex":
+		return join(e.codexHome, "config.toml")
+	case "zed":
+		if e.goos == "windows" {
+			return join(e.appData, "Zed", "settings.json")
+		}
+		return join(e.xdg, "zed", "settings.json")
+	case "windsurf":
+		return join(e.home, ".codeium", "windsurf", "mcp_config.json")
+	}
+	return ""
+}
+
 // fileFormat is how a file is parsed.
 type fileFormat int
 
@@ -159,18 +192,14 @@ type clientDef struct {
 // (which is the order that decides which duplicate is kept).
 var clientTable = []clientDef{
 	{"claude-desktop", func(e *env) []fileStep {
-		// Locations as VS Code's own discovery of Claude Desktop's file
-		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
-		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
-		// Support/Claude, $XDG_CONFIG_HOME/Claude.
-		return []fileStep{{e.appSupport("Claude", "claude_desktop_config.json"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop)}}
+		return []fileStep{{e.userFile("claude-desktop"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop)}}
 	}},
 	{"claude-code", func(e *env) []fileStep {
 		// Scopes and their precedence, local > project > user
 		// (https://code.claude.com/docs/en/mcp, "Scope hierarchy"): local is
 		// projects[<project path>].mcpServers of ~/.claude.json, project is
 		// .mcp.json in the project, user is mcpServers of ~/.claude.json.
-		claudeJSON := join(e.home, ".claude.json")
+		claudeJSON := e.userFile("claude-code")
 		return []fileStep{
 			{claudeJSON, formatJSON, decodeClaudeLocal},
 			{join(e.cwd, ".mcp.json"), formatJSON, decodeClaudeProject},
@@ -182,7 +211,7 @@ var clientTable = []clientDef{
 		// (https://cursor.com/docs/mcp).
 		return []fileStep{
 			{join(e.cwd, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
-			{join(e.home, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
+			{e.userFile("cursor"), formatJSONC, mcpServersIn("mcpServers", dialectCursor)},
 		}
 	}},
 	{"vscode", func(e *env) []fileStep {
@@ -190,12 +219,11 @@ var clientTable = []clientDef{
 		// "servers", JSONC (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration;
 		// allowComments/allowTrailingCommas in mcpConfiguration.ts). Before
 		// mcp.json, servers lived in settings.json under "mcp": {"servers": ...}.
-		user := e.appSupport("Code", "User")
 		return []fileStep{
 			{join(e.cwd, ".vscode", "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode)},
 			{join(e.cwd, ".vscode", "settings.json"), formatJSONC, decodeVSCodeSettings},
-			{join(user, "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode)},
-			{join(user, "settings.json"), formatJSONC, decodeVSCodeSettings},
+			{e.userFile("vscode"), formatJSONC, mcpServersIn("servers", dialectVSCode)},
+			{e.appSupport("Code", "User", "settings.json"), formatJSONC, decodeVSCodeSettings},
 		}
 	}},
 	{"gemini", func(e *env) []fileStep {
@@ -204,11 +232,11 @@ var clientTable = []clientDef{
 		// Comments are stripped (strip-json-comments in settings.ts).
 		return []fileStep{
 			{join(e.cwd, ".gemini", "settings.json"), formatJSONC, decodeGemini},
-			{join(e.home, ".gemini", "settings.json"), formatJSONC, decodeGemini},
+			{e.userFile("gemini"), formatJSONC, decodeGemini},
 		}
 	}},
 	{"codex", func(e *env) []fileStep {
-		return []fileStep{{join(e.codexHome, "config.toml"), formatTOML, decodeCodex}}
+		return []fileStep{{e.userFile("codex"), formatTOML, decodeCodex}}
 	}},
 	{"opencode", func(e *env) []fileStep {
 		// Project opencode.json(c) overrides the global
@@ -226,19 +254,15 @@ var clientTable = []clientDef{
 		// ~/.config/zed/settings.json (also on macOS), %APPDATA%\Zed on Windows,
 		// and .zed/settings.json in a project; "context_servers"
 		// (https://zed.dev/docs/ai/mcp).
-		user := join(e.xdg, "zed", "settings.json")
-		if e.goos == "windows" {
-			user = join(e.appData, "Zed", "settings.json")
-		}
 		return []fileStep{
 			{join(e.cwd, ".zed", "settings.json"), formatJSONC, decodeZed},
-			{user, formatJSONC, decodeZed},
+			{e.userFile("zed"), formatJSONC, decodeZed},
 		}
 	}},
 	{"windsurf", func(e *env) []fileStep {
 		// ~/.codeium/windsurf/mcp_config.json on every OS
 		// (https://docs.windsurf.com/windsurf/cascade/mcp).
-		return []fileStep{{join(e.home, ".codeium", "windsurf", "mcp_config.json"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf)}}
+		return []fileStep{{e.userFile("windsurf"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf)}}
 	}},
 	{"cline", func(e *env) []fileStep {
 		// The VS Code extension keeps cline_mcp_settings.json in its
