@@ -283,6 +283,12 @@ func TestInstallSwitchesEachClientOverAndBack(t *testing.T) {
 				t.Fatalf("second install --move-servers: exit %d\n%s", r.Code, r.Stdout)
 			}
 
+			// uninstall --dry-run says what it would put back, and writes nothing.
+			r = installCLI(t, f, "uninstall", c.client, "--dry-run")
+			if b, _ := os.ReadFile(path); r.Code != 0 || !bytes.Equal(b, moved) || !strings.Contains(r.Stdout, "+ "+c.key+"."+c.moved[0]+": put back") {
+				t.Fatalf("uninstall --dry-run: exit %d, file changed %v\n%s", r.Code, !bytes.Equal(b, moved), r.Stdout)
+			}
+
 			// uninstall puts everything back where it was.
 			r = installCLI(t, f, "uninstall", c.client)
 			if b, _ := os.ReadFile(path); r.Code != 0 || !bytes.Equal(b, orig) {
@@ -434,4 +440,51 @@ func TestInstallRefusesWhatItMustNotEdit(t *testing.T) {
 			t.Errorf("the client's file was changed: %s", b)
 		}
 	})
+}
+
+// The commands of the README's "Switching a client over", run as written
+// (bin/mcp-code-mode is the binary under test), in order, against a Cursor
+// file with a server to move: each succeeds, and the last one leaves the
+// file as it was.
+func TestREADMESwitchingAClientOver(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Switching a client over\n")
+	if !ok {
+		t.Fatal("README has no section \"Switching a client over\"")
+	}
+	section, _, _ = strings.Cut(section, "\n#")
+	_, block, ok := strings.Cut(section, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok {
+		t.Fatal("the section has no sh block")
+	}
+	f := clitest.NewFixture(t, "")
+	c := installCases[slices.IndexFunc(installCases, func(c installCase) bool { return c.client == "cursor" })]
+	path, orig := installFixture(t, f, c)
+	var ran []string
+	for line := range strings.SplitSeq(block, "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		args := strings.Fields(cmd)
+		if len(args) == 0 {
+			continue
+		}
+		if args[0] != "bin/mcp-code-mode" {
+			t.Fatalf("README command %q does not run bin/mcp-code-mode", line)
+		}
+		r := f.Run(t, "", nil, args[1:]...)
+		if r.Code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", cmd, r.Code, r.Stdout, r.Stderr)
+		}
+		ran = append(ran, strings.Join(args[1:], " "))
+	}
+	want := []string{"install cursor --dry-run", "install cursor", "install cursor --move-servers", "uninstall cursor"}
+	if !slices.Equal(ran, want) {
+		t.Fatalf("README ran %q, want %q", ran, want)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+		t.Errorf("after the README's commands the file is not as it was:\n%s", b)
+	}
 }

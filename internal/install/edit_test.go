@@ -126,9 +126,9 @@ func TestJSONEditsGiveBackTheFileAsItWas(t *testing.T) {
 // A file without the map of servers, or without any content, gets one.
 func TestJSONEntryIsAddedWhereThereWasNone(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                    "{\n  \"mcpServers\": {\n    \"code-mode\": {\n      \"command\": \"/m\",\n      \"args\": [\"serve\"]\n    }\n  }\n}\n",
-		"{}":                  "{\n  \"mcpServers\": {\n    \"code-mode\": {\n      \"command\": \"/m\",\n      \"args\": [\"serve\"]\n    }\n  }\n}",
-		`{"mcpServers": null}`: `{"mcpServers": {"code-mode": {"command":"/m","args":["serve"]}}}`,
+		"":                       "{\n  \"mcpServers\": {\n    \"code-mode\": {\n      \"command\": \"/m\",\n      \"args\": [\"serve\"]\n    }\n  }\n}\n",
+		"{}":                     "{\n  \"mcpServers\": {\n    \"code-mode\": {\n      \"command\": \"/m\",\n      \"args\": [\"serve\"]\n    }\n  }\n}",
+		`{"mcpServers": null}`:   `{"mcpServers": {"code-mode": {"command":"/m","args":["serve"]}}}`,
 		"{\n\t\"theme\": 1\n}\n": "{\n\t\"theme\": 1,\n\t\"mcpServers\": {\n\t\t\"code-mode\": {\n\t\t\t\"command\": \"/m\",\n\t\t\t\"args\": [\"serve\"]\n\t\t}\n\t}\n}\n",
 	} {
 		cf := jsonFile(t, in, true)

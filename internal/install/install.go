@@ -37,7 +37,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
@@ -419,7 +418,7 @@ func sameEntry(doc document, m Move) (bool, error) {
 
 // savedValue decodes a saved entry as doc would hold it.
 func savedValue(doc document, m Move) (any, error) {
-	switch doc.(type) {
+	switch d := doc.(type) {
 	case *tomlClient:
 		t, err := parseTOMLDoc(m.Saved.Entry)
 		if err != nil {
@@ -429,7 +428,7 @@ func savedValue(doc document, m Move) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return dig(v, strings.Split(doc.(*tomlClient).key, ".")...)[m.Name], nil
+		return dig(v, d.key)[m.Name], nil
 	}
 	j, err := parseJSONDoc([]byte(m.Saved.Entry), false, "")
 	if err != nil {

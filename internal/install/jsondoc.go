@@ -24,7 +24,7 @@ type jsonDoc struct {
 	// compact: the file is one line, so an empty object that gets a
 	// member stays on it.
 	compact bool
-	src    []byte // the text parsed (without a BOM), for line numbers
+	src     []byte // the text parsed (without a BOM), for line numbers
 }
 
 // parseJSONDoc parses data (the caller has checked that it parses, with
