@@ -49,6 +49,11 @@
 // that would start mcp-code-mode itself, directly or through npx, uvx and
 // the like, are skipped, with a Problem saying so.
 //
+// FindUserFile and ReadUserFile give `mcp-code-mode install` the same view
+// of one client's user-level file (userfile.go): the path Discover reads,
+// and its servers read the same way, but with variable references
+// reported instead of resolved. They only read too.
+//
 // # Variables
 //
 // Each client expands variable references in its own syntax when it starts

@@ -228,16 +228,16 @@ func Install(opts Options) (*Report, error) {
 	var existing *rawEntry
 	for i, e := range entries {
 		if e.name != EntryName {
-			if e.object && discovery.LaunchesSelf(e.command, e.args, opts.Self) {
-				rep.add("=", "%s.%s (line %d) also starts mcp-code-mode; left as it is", f.Key, e.name, e.line)
+			if selfEntry(e, opts.Self) {
+				rep.add("=", "%s.%s%s also starts mcp-code-mode; left as it is", f.Key, e.name, lineOf(e))
 			}
 			continue
 		}
 		if e.duplicate || e.inline {
-			return nil, fmt.Errorf("%s:%d: %s.%s is written in a way this command does not edit (twice, or inline): fix it by hand first", f.Path, e.line, f.Key, e.name)
+			return nil, fmt.Errorf("%s%s: %s.%s is written in a way this command does not edit (twice, or inline): fix it by hand first", f.Path, lineOf(e), f.Key, e.name)
 		}
-		if !e.object || !discovery.LaunchesSelf(e.command, e.args, opts.Self) {
-			return nil, fmt.Errorf("%s:%d: %s already has a server named %q that does not start mcp-code-mode: rename or remove it first", f.Path, e.line, f.Name, EntryName)
+		if !selfEntry(e, opts.Self) {
+			return nil, fmt.Errorf("%s%s: %s already has a server named %q that does not start mcp-code-mode: rename or remove it first", f.Path, lineOf(e), f.Name, EntryName)
 		}
 		existing = &entries[i]
 	}
@@ -279,6 +279,9 @@ func Install(opts Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := rec.belongsTo(f); err != nil {
+			return nil, err
+		}
 		rec.Client, rec.File = f.Client, f.Path
 		rec.Moves = append(rec.Moves, moves...)
 		if err := w.record(opts.StateDir, rec); err != nil {
@@ -311,6 +314,9 @@ func Uninstall(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := rec.belongsTo(f); err != nil {
+		return nil, err
+	}
 	rep := &Report{Client: f.Name, File: f.Path, DryRun: opts.DryRun}
 	if !cf.exists && len(rec.Moves) == 0 {
 		rep.add("=", "the file does not exist: nothing to undo")
@@ -331,8 +337,8 @@ func Uninstall(opts Options) (*Report, error) {
 	removed := false
 	if e, ok := present[EntryName]; !ok {
 		rep.add("=", "%s.%s: not there", f.Key, EntryName)
-	} else if e.duplicate || e.inline || !e.object || !discovery.LaunchesSelf(e.command, e.args, opts.Self) {
-		rep.add("=", "%s.%s (line %d): does not start mcp-code-mode, or is written in a way this command does not edit; left as it is", f.Key, EntryName, e.line)
+	} else if e.duplicate || e.inline || !selfEntry(e, opts.Self) {
+		rep.add("=", "%s.%s%s: does not start mcp-code-mode, or is written in a way this command does not edit; left as it is", f.Key, EntryName, lineOf(e))
 	} else {
 		if _, err := cf.doc.remove(EntryName); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)

@@ -43,3 +43,45 @@ func TestTheEntryIsThisProgramToDiscovery(t *testing.T) {
 		}
 	}
 }
+
+// Servers moved out of one file are never put back into another: when the
+// client's file is elsewhere now ($CODEX_HOME changed), uninstall refuses
+// and touches nothing.
+func TestUninstallPutsServersBackOnlyWhereTheyCameFrom(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	first := filepath.Join(home, "codex-a")
+	t.Setenv("CODEX_HOME", first)
+	if err := os.MkdirAll(first, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	orig := "[mcp_servers.fs]\ncommand = \"fs-server\"\nargs = [\"/data\"]\n"
+	if err := os.WriteFile(filepath.Join(first, "config.toml"), []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Client: "codex", Exe: "/opt/mcp-code-mode", OwnConfig: filepath.Join(home, "own.toml"),
+		StateDir: filepath.Join(home, "state"), MoveServers: true, Self: []string{"mcp-code-mode"}}
+	rep, err := Install(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own, _ := os.ReadFile(opts.OwnConfig); !strings.Contains(string(own), "[servers.fs]\ncommand = \"fs-server\"\nargs = [\"/data\"]\n") {
+		t.Fatalf("fs was not moved:\n%s\n%+v", own, rep)
+	}
+	second := filepath.Join(home, "codex-b")
+	t.Setenv("CODEX_HOME", second)
+	if _, err := Uninstall(opts); err == nil || !strings.Contains(err.Error(), first) {
+		t.Fatalf("uninstall with the file elsewhere: %v, want a refusal naming %s", err, first)
+	}
+	if _, err := os.Stat(second); !os.IsNotExist(err) {
+		t.Errorf("uninstall created %s", second)
+	}
+	t.Setenv("CODEX_HOME", first)
+	if _, err := Uninstall(opts); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(first, "config.toml")); string(b) != orig {
+		t.Errorf("after uninstall:\n%s\nwant:\n%s", b, orig)
+	}
+}

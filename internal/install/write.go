@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
@@ -20,6 +21,7 @@ type record struct {
 	Client string `json:"client"`
 	File   string `json:"file"`
 	Moves  []Move `json:"moves"`
+	path   string // where it is kept
 }
 
 // maxRecordBytes bounds a record.
@@ -31,11 +33,11 @@ func recordPath(stateDir, client string) string {
 
 // readRecord reads the record of client; an empty one when there is none.
 func readRecord(stateDir, client string) (*record, error) {
-	rec := &record{}
 	if stateDir == "" {
 		return nil, errors.New("no state directory to keep the record of moved servers in")
 	}
 	path := recordPath(stateDir, client)
+	rec := &record{path: path}
 	data, _, err := safefile.ReadNoFollow(path, maxRecordBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -47,6 +49,17 @@ func readRecord(stateDir, client string) (*record, error) {
 		return nil, fmt.Errorf("the record of moved servers, %s: %w", path, err)
 	}
 	return rec, nil
+}
+
+// belongsTo refuses a record of servers moved out of another file than
+// f (the client's file moved: $CODEX_HOME changed, say), so that they are
+// not put back into the wrong one.
+func (rec *record) belongsTo(f discovery.UserFile) error {
+	if len(rec.Moves) > 0 && rec.File != f.Path {
+		return fmt.Errorf("the servers recorded in %s were moved out of %s, not %s: put that file back in place, or move them back by hand",
+			rec.path, rec.File, f.Path)
+	}
+	return nil
 }
 
 // writer writes files for a Report, or in a dry run only says it would.
