@@ -16,11 +16,33 @@ type jsonClient struct{ *jsonDoc }
 
 func (c *jsonClient) setSelf(want orderedJSON, exists bool) (bool, error) {
 	if exists {
+		if v, ok, err := c.entry(EntryName); err == nil && ok {
+			m, _ := v.(map[string]any)
+			if _, old := m["command"].(map[string]any); old {
+				// Zed's older {"command": {"path", "args", "env"}}: rewriting
+				// it would drop what the object holds besides the path.
+				if cmd, args := jsonCommandOf(m); cmd == want.get("command") && slices.Equal(args, []string{"serve"}) {
+					return false, nil
+				}
+				return false, fmt.Errorf("%s is written in Zed's older form {\"command\": {\"path\": ...}}: change its path by hand, or remove it and install again", EntryName)
+			}
+		}
 		// An entry of this program may set more (env for the engine's
 		// socket, say): only what starts it is brought up to date.
 		want = slices.DeleteFunc(slices.Clone(want), func(kv keyVal) bool { return kv.key != "command" && kv.key != "args" })
 	}
 	return c.setEntry(EntryName, want)
+}
+
+// jsonCommandOf is the command and args of a decoded entry, in either of
+// Zed's forms.
+func jsonCommandOf(m map[string]any) (string, []string) {
+	if obj, ok := m["command"].(map[string]any); ok {
+		p, _ := obj["path"].(string)
+		return p, stringList(obj["args"])
+	}
+	c, _ := m["command"].(string)
+	return c, stringList(m["args"])
 }
 
 func (c *jsonClient) entry(name string) (any, bool, error) {

@@ -414,3 +414,22 @@ func FuzzJSONMoveAndRestore(f *testing.F) {
 		}
 	})
 }
+
+// A code-mode entry in Zed's older form is left alone when it already
+// starts this program, and refused when it would have to be rewritten
+// (its object may hold more than the path).
+func TestZedOlderFormIsNotRewritten(t *testing.T) {
+	const data = `{"context_servers": {"code-mode": {"command": {"path": "/m", "args": ["serve"], "env": {"DOCKER_HOST": "x"}}}}}`
+	f := discovery.UserFile{Client: "zed", Name: "Zed", Path: "/x/settings.json", Format: discovery.FormatJSONC, Key: "context_servers"}
+	for exe, wantErr := range map[string]bool{"/m": false, "/elsewhere/mcp-code-mode": true} {
+		j, err := parseJSONDoc([]byte(data), false, f.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &jsonClient{j}
+		changed, err := c.setSelf(entryFor("zed", exe), true)
+		if changed || (err != nil) != wantErr || string(c.bytes()) != data {
+			t.Errorf("%s: changed %v, err %v; want no change and error %v:\n%s", exe, changed, err, wantErr, c.bytes())
+		}
+	}
+}

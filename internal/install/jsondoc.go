@@ -165,25 +165,11 @@ func (d *jsonDoc) entries() ([]rawEntry, error) {
 // jsonCommand is the command and args of an entry: "command" and "args",
 // or Zed's older {"command": {"path": ..., "args": [...]}}.
 func jsonCommand(v hujson.Value) (string, []string) {
-	var e struct {
-		Command json.RawMessage `json:"command"`
-		Args    []string        `json:"args"`
-	}
-	if decode(v, &e) != nil {
+	var m map[string]any
+	if decode(v, &m) != nil {
 		return "", nil
 	}
-	var cmd string
-	if json.Unmarshal(e.Command, &cmd) == nil {
-		return cmd, e.Args
-	}
-	var obj struct {
-		Path string   `json:"path"`
-		Args []string `json:"args"`
-	}
-	if json.Unmarshal(e.Command, &obj) == nil {
-		return obj.Path, obj.Args
-	}
-	return "", nil
+	return jsonCommandOf(m)
 }
 
 // decode decodes a (JSONC) value into out.
@@ -549,6 +535,16 @@ type orderedJSON []keyVal
 type keyVal struct {
 	key string
 	val any
+}
+
+// get is the value of key, or nil.
+func (o orderedJSON) get(key string) any {
+	for _, kv := range o {
+		if kv.key == key {
+			return kv.val
+		}
+	}
+	return nil
 }
 
 // MarshalJSON writes the members in order.
