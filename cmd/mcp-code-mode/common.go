@@ -194,10 +194,7 @@ func servers(cfg config.Config, path string, wrapped *config.Server) ([]config.S
 // discoveryOptions are the places to look, what counts as this program,
 // and the user's approvals of project servers.
 func discoveryOptions(cfg config.Config) (discovery.Options, error) {
-	opts := discovery.Options{Self: []string{"mcp-code-mode"}, Skip: map[string]bool{}}
-	if exe, err := os.Executable(); err == nil {
-		opts.Self = append(opts.Self, exe)
-	}
+	opts := discovery.Options{Self: selfNames(), Skip: map[string]bool{}}
 	for _, id := range cfg.Discovery.Skip {
 		opts.Skip[id] = true
 	}
@@ -207,6 +204,16 @@ func discoveryOptions(cfg config.Config) (discovery.Options, error) {
 	}
 	opts.Approved = store.Approved
 	return opts, nil
+}
+
+// selfNames are the names and path this program goes by: an entry that
+// launches one of them is this program's own.
+func selfNames() []string {
+	self := []string{"mcp-code-mode"}
+	if exe, err := os.Executable(); err == nil {
+		self = append(self, exe)
+	}
+	return self
 }
 
 // trustStore loads the user's approvals of project servers.

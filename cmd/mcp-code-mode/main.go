@@ -13,6 +13,8 @@
 //	mcp-code-mode trust [--all] [SERVER...]
 //	mcp-code-mode untrust [--all] [SERVER...]
 //	mcp-code-mode doctor
+//	mcp-code-mode install [--move-servers] [--dry-run] CLIENT
+//	mcp-code-mode uninstall [--dry-run] CLIENT
 //	mcp-code-mode version
 package main
 
@@ -90,6 +92,8 @@ Commands:
   trust        review this directory's project servers, and approve them: trust [--all] [SERVER...]
   untrust      withdraw approvals of this directory's project servers: untrust [--all] [SERVER...]
   doctor       check the engine, the image, the configuration and each server
+  install      switch an MCP client over: install [--move-servers] [--dry-run] CLIENT
+  uninstall    undo install: uninstall [--dry-run] CLIENT
   version      print the version
 
 Run "mcp-code-mode COMMAND -h" for the flags of a command.
@@ -110,6 +114,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"trust":       cmdTrust,
 		"untrust":     cmdUntrust,
 		"doctor":      cmdDoctor,
+		"install":     cmdInstall,
+		"uninstall":   cmdUninstall,
 		"version":     cmdVersion,
 	}
 	name := args[0]

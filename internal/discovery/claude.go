@@ -73,7 +73,7 @@ func (r *reader) claudeApproved(name string) bool {
 }
 
 func decodeClaudeProject(r *reader, f *file) {
-	r.serverMap(f, f.root.get("mcpServers"), "mcpServers", dialectClaudeCode, r.claudeOff(join(r.home, ".claude.json"), true))
+	r.serverMap(f, f.root.get("mcpServers"), "mcpServers", dialectClaudeCode, r.claudeOff(r.userFile("claude-code"), true))
 }
 
 func decodeClaudeUser(r *reader, f *file) {

@@ -204,6 +204,39 @@ func (e *env) appSupport(elem ...string) string {
 	return join(e.xdg, elem...)
 }
 
+// userFile is the user-level config file of a client, the one that holds
+// the servers of every project (the client table reads it, and
+// `mcp-code-mode install` edits it); "" for a client without one or an
+// unknown base directory.
+func (e *env) userFile(id string) string {
+	switch id {
+	case "claude-desktop":
+		// Locations as VS Code's own discovery of Claude Desktop's file
+		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
+		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
+		// Support/Claude, $XDG_CONFIG_HOME/Claude.
+		return e.appSupport("Claude", "claude_desktop_config.json")
+	case "claude-code":
+		return join(e.home, ".claude.json")
+	case "cursor":
+		return join(e.home, ".cursor", "mcp.json")
+	case "vscode":
+		return e.appSupport("Code", "User", "mcp.json")
+	case "gemini":
+		return join(e.home, ".gemini", "settings.json")
+	case "codex":
+		return join(e.codexHome, "config.toml")
+	case "zed":
+		if e.goos == "windows" {
+			return join(e.appData, "Zed", "settings.json")
+		}
+		return join(e.xdg, "zed", "settings.json")
+	case "windsurf":
+		return join(e.home, ".codeium", "windsurf", "mcp_config.json")
+	}
+	return ""
+}
+
 // fileFormat is how a file is parsed.
 type fileFormat int
 
@@ -232,18 +265,14 @@ type clientDef struct {
 // (which is the order that decides which duplicate is kept).
 var clientTable = []clientDef{
 	{"claude-desktop", func(e *env) []fileStep {
-		// Locations as VS Code's own discovery of Claude Desktop's file
-		// (microsoft/vscode src/vs/workbench/contrib/mcp/common/discovery/
-		// nativeMcpDiscoveryAdapters.ts): %APPDATA%\Claude, ~/Library/Application
-		// Support/Claude, $XDG_CONFIG_HOME/Claude.
-		return []fileStep{{e.appSupport("Claude", "claude_desktop_config.json"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop), false}}
+		return []fileStep{{e.userFile("claude-desktop"), formatJSON, mcpServersIn("mcpServers", dialectClaudeDesktop), false}}
 	}},
 	{"claude-code", func(e *env) []fileStep {
 		// Scopes and their precedence, local > project > user
 		// (https://code.claude.com/docs/en/mcp, "Scope hierarchy"): local is
 		// projects[<project path>].mcpServers of ~/.claude.json, project is
 		// .mcp.json in the project, user is mcpServers of ~/.claude.json.
-		claudeJSON := join(e.home, ".claude.json")
+		claudeJSON := e.userFile("claude-code")
 		return []fileStep{
 			{claudeJSON, formatJSON, decodeClaudeLocal, false},
 			{join(e.cwd, ".mcp.json"), formatJSON, decodeClaudeProject, true},
@@ -255,7 +284,7 @@ var clientTable = []clientDef{
 		// (https://cursor.com/docs/mcp).
 		return []fileStep{
 			{join(e.cwd, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor), true},
-			{join(e.home, ".cursor", "mcp.json"), formatJSONC, mcpServersIn("mcpServers", dialectCursor), false},
+			{e.userFile("cursor"), formatJSONC, mcpServersIn("mcpServers", dialectCursor), false},
 		}
 	}},
 	{"vscode", func(e *env) []fileStep {
@@ -263,12 +292,11 @@ var clientTable = []clientDef{
 		// "servers", JSONC (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration;
 		// allowComments/allowTrailingCommas in mcpConfiguration.ts). Before
 		// mcp.json, servers lived in settings.json under "mcp": {"servers": ...}.
-		user := e.appSupport("Code", "User")
 		return []fileStep{
 			{join(e.cwd, ".vscode", "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode), true},
 			{join(e.cwd, ".vscode", "settings.json"), formatJSONC, decodeVSCodeSettings, true},
-			{join(user, "mcp.json"), formatJSONC, mcpServersIn("servers", dialectVSCode), false},
-			{join(user, "settings.json"), formatJSONC, decodeVSCodeSettings, false},
+			{e.userFile("vscode"), formatJSONC, mcpServersIn("servers", dialectVSCode), false},
+			{e.appSupport("Code", "User", "settings.json"), formatJSONC, decodeVSCodeSettings, false},
 		}
 	}},
 	{"gemini", func(e *env) []fileStep {
@@ -277,11 +305,11 @@ var clientTable = []clientDef{
 		// Comments are stripped (strip-json-comments in settings.ts).
 		return []fileStep{
 			{join(e.cwd, ".gemini", "settings.json"), formatJSONC, decodeGemini, true},
-			{join(e.home, ".gemini", "settings.json"), formatJSONC, decodeGemini, false},
+			{e.userFile("gemini"), formatJSONC, decodeGemini, false},
 		}
 	}},
 	{"codex", func(e *env) []fileStep {
-		return []fileStep{{join(e.codexHome, "config.toml"), formatTOML, decodeCodex, false}}
+		return []fileStep{{e.userFile("codex"), formatTOML, decodeCodex, false}}
 	}},
 	{"opencode", func(e *env) []fileStep {
 		// Project opencode.json(c) overrides the global
@@ -299,19 +327,15 @@ var clientTable = []clientDef{
 		// ~/.config/zed/settings.json (also on macOS), %APPDATA%\Zed on Windows,
 		// and .zed/settings.json in a project; "context_servers"
 		// (https://zed.dev/docs/ai/mcp).
-		user := join(e.xdg, "zed", "settings.json")
-		if e.goos == "windows" {
-			user = join(e.appData, "Zed", "settings.json")
-		}
 		return []fileStep{
 			{join(e.cwd, ".zed", "settings.json"), formatJSONC, decodeZed, true},
-			{user, formatJSONC, decodeZed, false},
+			{e.userFile("zed"), formatJSONC, decodeZed, false},
 		}
 	}},
 	{"windsurf", func(e *env) []fileStep {
 		// ~/.codeium/windsurf/mcp_config.json on every OS
 		// (https://docs.windsurf.com/windsurf/cascade/mcp).
-		return []fileStep{{join(e.home, ".codeium", "windsurf", "mcp_config.json"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf), false}}
+		return []fileStep{{e.userFile("windsurf"), formatJSONC, mcpServersIn("mcpServers", dialectWindsurf), false}}
 	}},
 	{"cline", func(e *env) []fileStep {
 		// The VS Code extension keeps cline_mcp_settings.json in its

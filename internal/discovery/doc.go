@@ -63,6 +63,11 @@
 // The user's own servers are named before the project's, which never take
 // their names.
 //
+// FindUserFile and ReadUserFile give `mcp-code-mode install` the same view
+// of one client's user-level file (userfile.go): the path Discover reads,
+// and its servers read the same way, but with variable references
+// reported instead of resolved. They only read too.
+//
 // # Variables
 //
 // Each client expands variable references in its own syntax when it starts

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -18,6 +19,8 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrTooLarge is returned for a file over the limit.
 	ErrTooLarge = errors.New("file too large")
+	// ErrSymlink is returned by ReadNoFollow for a symbolic link.
+	ErrSymlink = errors.New("a symbolic link")
 )
 
 // Read returns the contents of the regular file at path, of at most max
@@ -27,26 +30,46 @@ var (
 // reads at most max+1 bytes. Errors wrap fs.ErrNotExist when the file is
 // missing, ErrNotRegular, or ErrTooLarge.
 func Read(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	data, _, err := read(path, max, 0)
+	return data, err
+}
+
+// ReadNoFollow is Read for a file that is about to be replaced: it also
+// refuses a symbolic link at path (ErrSymlink, with where it points), so
+// that what is read, backed up and replaced is the file at path itself,
+// and it returns the file's permission bits with its contents.
+func ReadNoFollow(path string, max int64) ([]byte, fs.FileMode, error) {
+	data, mode, err := read(path, max, syscall.O_NOFOLLOW)
+	if errors.Is(err, syscall.ELOOP) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return nil, 0, fmt.Errorf("%s: %w (to %s)", path, ErrSymlink, target)
+		}
+	}
+	return data, mode, err
+}
+
+func read(path string, max int64, flags int) ([]byte, fs.FileMode, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|flags, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+		return nil, 0, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w: over %d bytes", path, ErrTooLarge, max)
+		return nil, 0, fmt.Errorf("%s: %w: over %d bytes", path, ErrTooLarge, max)
 	}
-	return data, nil
+	return data, fi.Mode().Perm(), nil
 }
 
 func kind(m os.FileMode) string {

@@ -60,3 +60,32 @@ func TestReadRefusesWhatIsNotARegularFileOfBoundedSize(t *testing.T) {
 		}
 	}
 }
+
+// A file about to be replaced is read only if it is the file at the path
+// itself: a symbolic link is refused, saying where it points, and so is
+// what Read refuses.
+func TestReadNoFollowRefusesASymbolicLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere.json")
+	if err := os.WriteFile(target, []byte("{}"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "mcp.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadNoFollow(link, 100); !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), target) {
+		t.Errorf("ReadNoFollow(link) = %v, want ErrSymlink naming %s", err, target)
+	}
+	if _, _, err := ReadNoFollow(fifo, 100); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadNoFollow(fifo) = %v, want ErrNotRegular", err)
+	}
+	b, mode, err := ReadNoFollow(target, 100)
+	if err != nil || string(b) != "{}" || mode != 0o640 {
+		t.Errorf("ReadNoFollow(target) = %q, %v, %v; want {}, 0640", b, mode, err)
+	}
+}
