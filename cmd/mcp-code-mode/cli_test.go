@@ -338,8 +338,8 @@ func TestRunUsageErrors(t *testing.T) {
 			t.Errorf("--help: exit %d stdout %q, want 0 and the usage", r.Code, r.Stdout)
 		}
 		r = f.Run(t, "", nil, "run", "-h")
-		if r.Code != 0 || !strings.Contains(r.Stderr, "-servers") {
-			t.Errorf("run -h: exit %d stderr %q, want 0 and the flags", r.Code, r.Stderr)
+		if r.Code != 0 || !strings.Contains(r.Stdout, "--servers") {
+			t.Errorf("run -h: exit %d stdout %q, want 0 and the flags", r.Code, r.Stdout)
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -26,17 +27,8 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
+	"github.com/spf13/cobra"
 )
-
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitError{0}
-		}
-		return exitError{2}
-	}
-	return nil
-}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -44,22 +36,53 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("serve", stderr)
-	httpAddr := c.fs.String("http", "", "serve streamable HTTP at ADDR (path /mcp) instead of stdio")
-	name := c.fs.String("name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
-	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable (default: a token kept in the state directory)")
-	noAuth := c.fs.Bool("no-auth", false, "with --http on a loopback address: require no bearer token")
-	var allowHosts listFlag
-	c.fs.Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
-	var allowOrigins listFlag
-	c.fs.Var(&allowOrigins, "allow-origin", "with --http: a browser origin (http://host:port) whose pages may call the server: CORS (repeatable)")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func serveCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve [flags] [-- CMD ARGS...]",
+		Short: "Serve run_python to an MCP client, over stdio or streamable HTTP",
+		Long: `Serve run_python to an MCP client: over stdio (the default), or over streamable HTTP at
+--http ADDR, path /mcp, where a bearer token is required (kept in the state directory, or from
+--token-env NAME; --no-auth only on loopback). With -- CMD ARGS, that one command is the only
+wrapped server.`,
+		Example: `  mcp-code-mode serve
+  mcp-code-mode serve --http 127.0.0.1:8080
+  mcp-code-mode serve --name fs -- npx -y @modelcontextprotocol/server-filesystem /data`,
+		Args: usageArgs(func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+				return fmt.Errorf("the command to wrap goes after --: serve [flags] -- %s", strings.Join(args, " "))
+			}
+			return nil
+		}),
 	}
+	c := newCommon(cmd)
+	var httpAddr, name, tokenEnv string
+	var noAuth bool
+	var allowHosts, allowOrigins listFlag
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP at `ADDR` (path /mcp) instead of stdio")
+	cmd.Flags().StringVar(&name, "name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
+	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "with --http: require the bearer token held in this environment `VARIABLE` (default: a token kept in the state directory)")
+	cmd.Flags().BoolVar(&noAuth, "no-auth", false, "with --http on a loopback address: require no bearer token")
+	cmd.Flags().Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
+	cmd.Flags().Var(&allowOrigins, "allow-origin", "with --http: a browser origin (http://host:port) whose pages may call the server: CORS (repeatable)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return serve(cmd.Context(), c, s, args, serveFlags{httpAddr, name, tokenEnv, noAuth, allowHosts, allowOrigins})
+	}
+	return cmd
+}
+
+// serveFlags are serve's own flags.
+type serveFlags struct {
+	httpAddr, name, tokenEnv string
+	noAuth                   bool
+	allowHosts, allowOrigins listFlag
+}
+
+func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlags) error {
+	stdin, stdout, stderr := s.stdin, s.stdout, s.stderr
+	allowHosts, allowOrigins := f.allowHosts, f.allowOrigins
 	var wrapped *config.Server
-	if rest := c.fs.Args(); len(rest) > 0 {
-		s := config.Server{Name: *name, Transport: config.TransportStdio, Command: rest[0], Args: rest[1:], Source: "command line"}
+	if len(rest) > 0 {
+		s := config.Server{Name: f.name, Transport: config.TransportStdio, Command: rest[0], Args: rest[1:], Source: "command line"}
 		if s.Name == "" {
 			s.Name = filepath.Base(rest[0])
 		}
@@ -80,7 +103,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			c.logger(stderr).Warn("container engine", "err", err)
 		}
 	}()
-	if *httpAddr == "" {
+	if f.httpAddr == "" {
 		return agg.ServeStdio(ctx, stdin, stdout)
 	}
 	for i, o := range allowOrigins {
@@ -90,9 +113,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		allowOrigins[i] = n
 	}
-	host, _, err := net.SplitHostPort(*httpAddr)
+	host, _, err := net.SplitHostPort(f.httpAddr)
 	if err != nil {
-		return fmt.Errorf("--http %q: %w", *httpAddr, err)
+		return fmt.Errorf("--http %q: %w", f.httpAddr, err)
 	}
 	loopback := host == "localhost"
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
@@ -100,17 +123,17 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	token, tokenFrom := "", ""
 	switch {
-	case *noAuth && *tokenEnv != "":
-		return fmt.Errorf("--no-auth and --token-env %s contradict each other", *tokenEnv)
-	case *noAuth && !loopback:
-		return fmt.Errorf("--no-auth is only allowed on a loopback address, not --http %s: anyone who can reach it could use your servers", *httpAddr)
-	case *noAuth:
-	case *tokenEnv != "":
-		token = os.Getenv(*tokenEnv)
+	case f.noAuth && f.tokenEnv != "":
+		return fmt.Errorf("--no-auth and --token-env %s contradict each other", f.tokenEnv)
+	case f.noAuth && !loopback:
+		return fmt.Errorf("--no-auth is only allowed on a loopback address, not --http %s: anyone who can reach it could use your servers", f.httpAddr)
+	case f.noAuth:
+	case f.tokenEnv != "":
+		token = os.Getenv(f.tokenEnv)
 		if token == "" {
-			return fmt.Errorf("--token-env %s: the variable is empty or unset", *tokenEnv)
+			return fmt.Errorf("--token-env %s: the variable is empty or unset", f.tokenEnv)
 		}
-		tokenFrom = "the variable " + *tokenEnv
+		tokenFrom = "the variable " + f.tokenEnv
 	default:
 		dir, err := config.StateDir()
 		if err != nil {
@@ -126,14 +149,14 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		allowHosts = append(allowHosts, host)
 	}
 	hs := &http.Server{
-		Addr:              *httpAddr,
+		Addr:              f.httpAddr,
 		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	ln, err := net.Listen("tcp", *httpAddr)
+	ln, err := net.Listen("tcp", f.httpAddr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -158,27 +181,47 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 }
 
-func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("run", stderr)
-	var names listFlag
-	c.fs.Var(&names, "servers", "servers the program uses (comma-separated or repeated)")
-	timeout := c.fs.Float64("timeout", 0, "seconds before the run is stopped (capped by the deadline)")
-	code := c.fs.String("c", "", "the program's source")
-	asJSON := c.fs.Bool("json", false, "print the structured result as JSON")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func runCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run [flags] (-c CODE | FILE | -)",
+		Short: "Run one program as run_python would, and print its output",
+		Long: `Run one program as run_python would run it: the source from -c, a FILE (UTF-8, up to 1 MiB),
+or - for stdin. Its printed output goes to stdout, its error to stderr.
+
+Exit status: 0 on success; N when the program calls sys.exit(N); 1 for any other failure;
+2 for a usage error; 130 on Ctrl-C and 143 on SIGTERM (the container is removed first).`,
+		Example: `  mcp-code-mode run -c 'print(1 + 1)'
+  mcp-code-mode run --servers memory -c 'print(await mcp_memory.read_graph())'
+  mcp-code-mode run prog.py --servers github,memory --json`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
 	}
+	c := newCommon(cmd)
+	var names listFlag
+	var timeout float64
+	var code string
+	var asJSON bool
+	cmd.Flags().Var(&names, "servers", "servers the program uses (comma-separated or repeated)")
+	cmd.Flags().Float64Var(&timeout, "timeout", 0, "`seconds` before the run is stopped (capped by the deadline; 0: the deadline)")
+	cmd.Flags().StringVarP(&code, "code", "c", "", "the program's source")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the structured result as JSON")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return runProgram(cmd, c, s, args, names, timeout, code, asJSON)
+	}
+	return cmd
+}
+
+func runProgram(cmd *cobra.Command, c *common, s streams, rest []string, names listFlag, timeout float64, code string, asJSON bool) error {
+	ctx, stdin, stdout, stderr := cmd.Context(), s.stdin, s.stdout, s.stderr
 	var (
 		raw  []byte
 		what string // the program's source, for errors
 		err  error
 	)
-	switch rest := c.fs.Args(); {
-	case *code != "" && len(rest) > 0:
-		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -): give the program with -c or as a file, not both")
-		return exitError{2}
-	case *code != "":
-		raw, what = []byte(*code), "-c"
+	switch {
+	case code != "" && len(rest) > 0:
+		return usageError{cmd, errors.New("give the program with -c or as a file, not both")}
+	case code != "":
+		raw, what = []byte(code), "-c"
 	case len(rest) == 1 && rest[0] == "-":
 		what = "stdin"
 		if raw, err = readProgram(stdin, what); err != nil {
@@ -196,8 +239,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	default:
-		fmt.Fprintln(stderr, "usage: mcp-code-mode run [flags] (-c CODE | FILE | -)")
-		return exitError{2}
+		return usageError{cmd, errors.New("no program: give it with -c CODE, as a FILE, or - for stdin")}
 	}
 	src, err := programText(raw, what)
 	if err != nil {
@@ -210,8 +252,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, false)
-	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(*timeout * float64(time.Second))})
-	if *asJSON {
+	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(timeout * float64(time.Second))})
+	if asJSON {
 		if err := writeJSON(stdout, res); err != nil {
 			return err
 		}
@@ -270,12 +312,24 @@ func programText(b []byte, what string) (string, error) {
 	return string(b), nil
 }
 
-func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("servers", stderr)
-	asJSON := c.fs.Bool("json", false, "print JSON")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func serversCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "servers [flags]",
+		Short: "List the configured servers, and where each was found",
+		Long: `List the configured servers: those of your MCP clients' config files and of this program's
+config, with their aliases, transports, policies and sources, and the problems met in client
+config files. Servers of the working directory's project files are marked as needing approval.`,
+		Args: usageArgs(cobra.NoArgs),
 	}
+	c := newCommon(cmd)
+	var asJSON bool
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return showServers(c, s, asJSON) }
+	return cmd
+}
+
+func showServers(c *common, s streams, asJSON bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	agg, eng, problems, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
@@ -283,7 +337,7 @@ func cmdServers(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	defer eng.Close()
 	defer agg.Close()
 	list := agg.Servers()
-	if *asJSON {
+	if asJSON {
 		if problems == nil {
 			problems = []discovery.Problem{}
 		}
@@ -392,12 +446,23 @@ func exists(pattern string) bool {
 	return err == nil
 }
 
-func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("tools", stderr)
-	asJSON := c.fs.Bool("json", false, "print JSON")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func toolsCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tools [flags] [SERVER...]",
+		Short: "List the allowed tools of servers, with their Python stubs",
+		Long: `List the tools programs may call on the named servers (every enabled server when none is
+named), with the Python stub of each: its signature and docstring. Servers with no known tool
+list are started.`,
 	}
+	c := newCommon(cmd)
+	var asJSON bool
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return listTools(cmd.Context(), c, s, args, asJSON) }
+	return cmd
+}
+
+func listTools(ctx context.Context, c *common, s streams, names []string, asJSON bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
@@ -405,7 +470,6 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, false)
-	names := c.fs.Args()
 	if len(names) == 0 {
 		for _, s := range agg.Servers() {
 			if s.Enabled {
@@ -425,7 +489,7 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		docs = append(docs, d...)
 	}
-	if *asJSON {
+	if asJSON {
 		if docs == nil {
 			docs = []aggregator.ToolDoc{}
 		}
@@ -443,18 +507,31 @@ func cmdTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	return nil
 }
 
-func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("search", stderr)
-	asJSON := c.fs.Bool("json", false, "print JSON")
-	limit := c.fs.Int("limit", 5, "how many results")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func searchCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "search [flags] QUERY",
+		Short: "Search the tools of every server, as search_tool_docs does",
+		Long: `Rank the allowed tools of every enabled server for QUERY (several words are one query), as
+runtime.search_tool_docs does in a program: BM25 over names, descriptions and parameters, with
+stemming, related words, typo and identifier matching. Servers with no known tool list are
+started first; those that cannot start are named, with the cause, on stderr.`,
+		Example: `  mcp-code-mode search create an issue
+  mcp-code-mode search "read a file" --limit 3 --json`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
 	}
-	query := strings.Join(c.fs.Args(), " ")
-	if query == "" {
-		fmt.Fprintln(stderr, "usage: mcp-code-mode search [flags] QUERY")
-		return exitError{2}
+	c := newCommon(cmd)
+	var asJSON bool
+	var limit int
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().IntVar(&limit, "limit", 5, "how many results")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return search(cmd.Context(), c, s, strings.Join(args, " "), limit, asJSON)
 	}
+	return cmd
+}
+
+func search(ctx context.Context, c *common, s streams, query string, limit int, asJSON bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	agg, eng, _, err := setup(c, stderr, nil, false)
 	if err != nil {
 		return err
@@ -462,11 +539,11 @@ func cmdSearch(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, true)
-	docs, err := agg.Search(ctx, query, *limit, "summary")
+	docs, err := agg.Search(ctx, query, limit, "summary")
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return writeJSON(stdout, docs)
 	}
 	for _, d := range docs {
@@ -496,32 +573,43 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func cmdBuildImage(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("build-image", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	base := fs.String("base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
-	tag := fs.String("tag", sandbox.DefaultImage, "tag of the image to build")
-	ifStale := fs.Bool("if-stale", false, "build only when the image is missing or holds another runner")
-	if err := parse(fs, args); err != nil {
-		return err
+func buildImageCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "build-image [flags]",
+		Short: "Build the sandbox image (offline from Debian packages when no registry answers)",
+		Long: `Build the sandbox image through the container engine's API: Python and the runner, nothing
+else. The base is ` + sandbox.DefaultBase + ` when a registry answers; otherwise (or with --base debian)
+a Python root filesystem is assembled from the host's Debian packages.`,
+		Args: usageArgs(cobra.NoArgs),
 	}
+	var base, tag string
+	var ifStale bool
+	cmd.Flags().StringVar(&base, "base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
+	cmd.Flags().StringVar(&tag, "tag", sandbox.DefaultImage, "tag of the image to build")
+	cmd.Flags().BoolVar(&ifStale, "if-stale", false, "build only when the image is missing or holds another runner")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return buildImage(cmd.Context(), s, base, tag, ifStale) }
+	return cmd
+}
+
+func buildImage(ctx context.Context, s streams, base, tag string, ifStale bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	e, err := sandbox.New(ctx)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	if *ifStale {
-		if d, err := e.ImageRunnerDigest(ctx, *tag); err == nil && d == runner.Digest() {
-			fmt.Fprintf(stdout, "%s is current\n", *tag)
+	if ifStale {
+		if d, err := e.ImageRunnerDigest(ctx, tag); err == nil && d == runner.Digest() {
+			fmt.Fprintf(stdout, "%s is current\n", tag)
 			return nil
 		}
 	}
 	began := time.Now()
-	id, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: *tag, Base: *base, Log: stderr})
+	id, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: tag, Base: base, Log: stderr})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "built %s (%s) in %.1fs\n", *tag, shortID(id), time.Since(began).Seconds())
+	fmt.Fprintf(stdout, "built %s (%s) in %.1fs\n", tag, shortID(id), time.Since(began).Seconds())
 	return nil
 }
 
@@ -530,23 +618,62 @@ func shortID(id string) string {
 	return id[:min(12, len(id))]
 }
 
-func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("doctor", stderr)
-	if err := parse(c.fs, args); err != nil {
-		return err
+func doctorCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "doctor [flags]",
+		Short: "Check the engine, the image, the configuration and each server",
+		Long: `Check everything a run needs, and say how to fix what fails: the configuration, the container
+engine, the sandbox image (and whether it holds this program's runner), the runtime, a real
+run, the client config files, and each enabled server's start (tried now, whatever the
+back-off after earlier failures). Exit status 1 when a check fails.`,
+		Args: usageArgs(cobra.NoArgs),
 	}
+	c := newCommon(cmd)
+	var asJSON bool
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return doctor(cmd.Context(), c, s, asJSON) }
+	return cmd
+}
+
+// check is one of doctor's findings.
+type check struct {
+	Check  string `json:"check"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) {
+	stdout, stderr := s.stdout, s.stderr
+	var checks []check
 	failed := 0
 	report := func(ok bool, what, detail, fix string) {
+		if !ok {
+			failed++
+		}
+		checks = append(checks, check{what, ok, detail, fix})
+		if asJSON {
+			return
+		}
 		mark := "ok  "
 		if !ok {
 			mark = "FAIL"
-			failed++
 		}
 		fmt.Fprintf(stdout, "[%s] %s: %s\n", mark, what, detail)
 		if !ok && fix != "" {
 			fmt.Fprintf(stdout, "       fix: %s\n", fix)
 		}
 	}
+	defer func() {
+		if asJSON {
+			if checks == nil {
+				checks = []check{}
+			}
+			if werr := writeJSON(stdout, checks); werr != nil && err == nil {
+				err = werr
+			}
+		}
+	}()
 	cfg, path, err := c.load()
 	if err != nil {
 		report(false, "configuration", err.Error(), "correct the file or variable named above")
@@ -670,7 +797,59 @@ func firstLineOf(s string) string {
 	return first
 }
 
-func cmdVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
-	fmt.Fprintf(stdout, "mcp-code-mode %s (runner %s)\n", config.Version, runner.Digest()[:12])
-	return nil
+func versionCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "version [flags]",
+		Short: "Print the version",
+		Args:  usageArgs(cobra.NoArgs),
+	}
+	var asJSON bool
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: version, runner, commit, Go version, OS and architecture")
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if asJSON {
+			return writeJSON(s.stdout, buildInfo())
+		}
+		fmt.Fprintln(s.stdout, versionLine())
+		return nil
+	}
+	return cmd
+}
+
+// versionInfo is what version --json prints.
+type versionInfo struct {
+	Version string `json:"version"`
+	Runner  string `json:"runner"`           // digest of the runner the sandbox image must hold
+	Commit  string `json:"commit,omitempty"` // the VCS revision built, when the build recorded it
+	Dirty   bool   `json:"dirty,omitempty"`  // built from a tree with changes
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Arch    string `json:"arch"`
+}
+
+func buildInfo() versionInfo {
+	v := versionInfo{Version: config.Version, Runner: runner.Digest()[:12], Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				v.Commit = kv.Value[:min(12, len(kv.Value))]
+			case "vcs.modified":
+				v.Dirty = kv.Value == "true"
+			}
+		}
+	}
+	return v
+}
+
+// versionLine is the version in one line, as version and --version print it.
+func versionLine() string {
+	v := buildInfo()
+	commit := ""
+	if v.Commit != "" {
+		commit = ", commit " + v.Commit
+		if v.Dirty {
+			commit += "+changes"
+		}
+	}
+	return fmt.Sprintf("mcp-code-mode %s (runner %s%s, %s %s/%s)", v.Version, v.Runner, commit, v.Go, v.OS, v.Arch)
 }

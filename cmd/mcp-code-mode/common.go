@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,12 +15,15 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/trust"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // listFlag is a repeatable flag; commas also separate values.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Type() string   { return "list" }
 func (l *listFlag) Set(v string) error {
 	for _, s := range strings.Split(v, ",") {
 		if s = strings.TrimSpace(s); s != "" {
@@ -41,6 +43,8 @@ func (f secondsFlag) String() string {
 	}
 	return f.d.String()
 }
+
+func (f secondsFlag) Type() string { return "duration" }
 
 func (f secondsFlag) Set(v string) error {
 	d, err := config.ParseSeconds(v)
@@ -62,21 +66,24 @@ type common struct {
 	deadline    time.Duration
 	maxCalls    int
 	logLevel    string
-	fs          *flag.FlagSet
+	fs          *pflag.FlagSet
 }
 
-func newCommon(name string, stderr io.Writer) *common {
-	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.fs.SetOutput(stderr)
+// newCommon adds the flags every command that reads the configuration
+// takes to cmd. Their defaults are the real ones; a flag given overrides
+// the config file (load).
+func newCommon(cmd *cobra.Command) *common {
+	def := config.DefaultLimits()
+	c := &common{fs: cmd.Flags(), deadline: def.Deadline}
 	c.fs.StringVar(&c.config, "config", "", "this program's config file (TOML, YAML or JSON); default $XDG_CONFIG_HOME/mcp-code-mode/config.toml if present")
 	c.fs.BoolVar(&c.noDiscovery, "no-discovery", false, "ignore MCP client config files")
-	c.fs.Var(&c.allow, "allow", "allow only SERVER or SERVER.TOOL_GLOB (repeatable); with serve -- CMD, a TOOL name of that server")
-	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable); wins over --allow")
+	c.fs.Var(&c.allow, "allow", "allow only SERVER or SERVER.TOOL_GLOB (repeatable, or comma-separated); with serve -- CMD, a TOOL name of that server")
+	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable, or comma-separated); wins over --allow")
 	c.fs.Var(&c.env, "env", "pass this host variable to wrapped stdio servers (repeatable)")
-	c.fs.StringVar(&c.image, "image", "", "sandbox image (default "+sandbox.DefaultImage+")")
+	c.fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
 	c.fs.StringVar(&c.runtime, "runtime", "", "the engine's OCI runtime for sandboxes, such as runsc (gVisor); default: the engine's")
 	c.fs.Var(secondsFlag{&c.deadline}, "deadline", "wall-clock limit per run: seconds, or a duration such as 2m")
-	c.fs.IntVar(&c.maxCalls, "max-calls", -1, "tool calls per run")
+	c.fs.IntVar(&c.maxCalls, "max-calls", def.MaxCalls, "tool calls per run")
 	c.fs.StringVar(&c.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
 	return c
 }
@@ -124,7 +131,7 @@ func (c *common) load() (config.Config, string, error) {
 		return cfg, path, err
 	}
 	set := map[string]bool{}
-	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.fs.Visit(func(f *pflag.Flag) { set[f.Name] = true })
 	if set["no-discovery"] {
 		cfg.NoDiscovery = c.noDiscovery
 	}

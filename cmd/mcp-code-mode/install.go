@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,39 +9,43 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/install"
+	"github.com/spf13/cobra"
 )
 
-func cmdInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	return installCommand("install", args, stdout, stderr)
-}
-
-func cmdUninstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	return installCommand("uninstall", args, stdout, stderr)
-}
-
-// installCommand parses the flags of install and uninstall and runs them.
-func installCommand(name string, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "this program's config file, where --move-servers puts servers (TOML); default $XDG_CONFIG_HOME/mcp-code-mode/config.toml")
-	dryRun := fs.Bool("dry-run", false, "print what would change, and write nothing")
-	move := new(bool)
-	if name == "install" {
-		move = fs.Bool("move-servers", false, "also move the client's other servers into this program's config")
-	}
+func installCmd(s streams, name string) *cobra.Command {
 	clients := strings.Join(discovery.UserClients(), ", ")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcp-code-mode %s [flags] CLIENT\nCLIENT is one of: %s\n", name, clients)
-		fs.PrintDefaults()
+	cmd := &cobra.Command{
+		Use:  name + " [flags] CLIENT",
+		Args: usageArgs(cobra.ExactArgs(1)),
 	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
+	if name == "install" {
+		cmd.Short = "Switch an MCP client over: add the code-mode entry to its user-level file"
+		cmd.Long = `Add the code-mode entry (this program, serve) to the client's user-level config file, with a
+timestamped backup of the file, keeping the rest of it (comments too). With --move-servers, the
+client's other servers move into this program's config, where code-mode serves them, and out
+of the client's file; uninstall puts them back. CLIENT is one of: ` + clients + "."
+		cmd.Example = "  mcp-code-mode install cursor --dry-run\n  mcp-code-mode install claude-code --move-servers"
+	} else {
+		cmd.Short = "Undo install: take the code-mode entry out, and put moved servers back"
+		cmd.Long = "Take the code-mode entry out of the client's user-level file and put back the servers install moved. CLIENT is one of: " + clients + "."
 	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return exitError{2}
+	var cfgPath string
+	var dryRun, move, asJSON bool
+	cmd.Flags().StringVar(&cfgPath, "config", "", "this program's config file, where --move-servers puts servers (TOML); default $XDG_CONFIG_HOME/mcp-code-mode/config.toml")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would change, and write nothing")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	if name == "install" {
+		cmd.Flags().BoolVar(&move, "move-servers", false, "also move the client's other servers into this program's config")
 	}
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		return switchClient(s, name, args[0], cfgPath, dryRun, move, asJSON)
+	}
+	return cmd
+}
+
+// switchClient runs install or uninstall for client.
+func switchClient(s streams, name, client, cfgPath string, dryRun, move, asJSON bool) error {
+	stdout := s.stdout
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("the path of this program: %w", err)
@@ -52,7 +53,7 @@ func installCommand(name string, args []string, stdout, stderr io.Writer) error 
 	if exe, err = filepath.Abs(exe); err != nil {
 		return err
 	}
-	own := *cfgPath
+	own := cfgPath
 	if own == "" {
 		if own = defaultConfigPath(); own == "" && configDir() != "" {
 			own = filepath.Join(configDir(), "config.toml")
@@ -63,8 +64,8 @@ func installCommand(name string, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	opts := install.Options{
-		Client: rest[0], Exe: exe, OwnConfig: own, StateDir: state,
-		MoveServers: *move, DryRun: *dryRun,
+		Client: client, Exe: exe, OwnConfig: own, StateDir: state,
+		MoveServers: move, DryRun: dryRun,
 		Self: selfNames(),
 	}
 	do := install.Install
@@ -75,28 +76,12 @@ func installCommand(name string, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if asJSON {
+		return writeJSON(stdout, rep)
+	}
 	rep.Print(stdout)
-	if !*dryRun && len(rep.Written) > 0 {
+	if !dryRun && len(rep.Written) > 0 {
 		fmt.Fprintf(stdout, "Restart %s (or reload its MCP servers) for the change to take effect.\n", rep.Client)
 	}
 	return nil
-}
-
-// parseInterspersed parses flags before and after the positional
-// arguments (install cursor --dry-run), and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := parse(fs, args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
-		}
-		if args[0] == "--" {
-			return append(rest, args[1:]...), nil
-		}
-		rest, args = append(rest, args[0]), args[1:]
-	}
 }

@@ -5,17 +5,23 @@
 // Usage:
 //
 //	mcp-code-mode serve [flags] [-- CMD ARGS...]
-//	mcp-code-mode run [flags] [--servers a,b] [--timeout S] (-c CODE | FILE | -)
-//	mcp-code-mode servers [--json]
-//	mcp-code-mode tools [--json] [SERVER...]
-//	mcp-code-mode search [--limit N] [--json] QUERY
-//	mcp-code-mode build-image [--base IMAGE] [--tag IMAGE]
-//	mcp-code-mode trust [--all] [SERVER...]
-//	mcp-code-mode untrust [--all] [SERVER...]
-//	mcp-code-mode doctor
-//	mcp-code-mode install [--move-servers] [--dry-run] CLIENT
-//	mcp-code-mode uninstall [--dry-run] CLIENT
-//	mcp-code-mode version
+//	mcp-code-mode run [flags] (-c CODE | FILE | -)
+//	mcp-code-mode servers [flags]
+//	mcp-code-mode tools [flags] [SERVER...]
+//	mcp-code-mode search [flags] QUERY
+//	mcp-code-mode build-image [flags]
+//	mcp-code-mode trust [flags] [SERVER...]
+//	mcp-code-mode untrust [flags] [SERVER...]
+//	mcp-code-mode install [flags] CLIENT
+//	mcp-code-mode uninstall [flags] CLIENT
+//	mcp-code-mode doctor [flags]
+//	mcp-code-mode version [--json]
+//	mcp-code-mode completion bash|zsh|fish|powershell
+//
+// Flags may come before or after the arguments; "mcp-code-mode help
+// COMMAND" or "COMMAND --help" shows a command's flags. Exit status: 0 on
+// success, 1 on failure, 2 for a usage error, 130 on Ctrl-C and 143 on
+// SIGTERM; run exits with the program's own sys.exit status.
 package main
 
 import (
@@ -25,7 +31,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 func main() {
@@ -79,70 +88,99 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-const usage = `mcp-code-mode: one MCP server that runs Python against all your MCP servers.
+// usageError is a command used wrongly: an unknown command or flag, a bad
+// flag value, missing or extra arguments. It exits with status 2.
+type usageError struct {
+	cmd *cobra.Command
+	err error
+}
 
-Commands:
-  serve        serve run_python over stdio (default) or streamable HTTP (--http ADDR);
-               "serve [flags] -- CMD ARGS..." wraps that one command as the only server
-  run          run one program as run_python would: run [--servers a,b] [--timeout S] (-c CODE | FILE | -)
-  servers      list the configured servers
-  tools        list the tools of servers, with their Python stubs: tools [SERVER...]
-  search       search the tools of every server: search QUERY
-  build-image  build the sandbox image (offline from Debian packages when no registry answers)
-  trust        review this directory's project servers, and approve them: trust [--all] [SERVER...]
-  untrust      withdraw approvals of this directory's project servers: untrust [--all] [SERVER...]
-  doctor       check the engine, the image, the configuration and each server
-  install      switch an MCP client over: install [--move-servers] [--dry-run] CLIENT
-  uninstall    undo install: uninstall [--dry-run] CLIENT
-  version      print the version
+func (e usageError) Error() string { return e.err.Error() }
 
-Run "mcp-code-mode COMMAND -h" for the flags of a command.
-`
+// streams are the command's standard input, output and error.
+type streams struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
 
+// run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	cmds := map[string]func(context.Context, []string, io.Reader, io.Writer, io.Writer) error{
-		"serve":       cmdServe,
-		"run":         cmdRun,
-		"servers":     cmdServers,
-		"tools":       cmdTools,
-		"search":      cmdSearch,
-		"build-image": cmdBuildImage,
-		"trust":       cmdTrust,
-		"untrust":     cmdUntrust,
-		"doctor":      cmdDoctor,
-		"install":     cmdInstall,
-		"uninstall":   cmdUninstall,
-		"version":     cmdVersion,
-	}
-	name := args[0]
-	if name == "-h" || name == "--help" || name == "help" {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	cmd, ok := cmds[name]
-	if !ok {
-		fmt.Fprintf(stderr, "mcp-code-mode: unknown command %q\n\n%s", name, usage)
-		return 2
-	}
-	err := cmd(ctx, args[1:], stdin, stdout, stderr)
+	root := newRoot(streams{stdin, stdout, stderr})
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
+	var ue usageError
 	switch {
 	case err == nil:
 		return 0
 	case signalStatus(ctx) != 0:
 		// Interrupted: the command has cleaned up and said what it stopped.
 		if !errors.As(err, &ee) {
-			fmt.Fprintf(stderr, "mcp-code-mode %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 		}
 		return signalStatus(ctx)
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.As(err, &ue):
+		cmd = ue.cmd
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
+		fmt.Fprintf(stderr, "Usage: %s\nRun \"%s --help\" for more.\n", cmd.UseLine(), cmd.CommandPath())
+		return 2
+	case strings.HasPrefix(err.Error(), "unknown command"):
+		// cobra's message names the command and suggests the closest.
+		fmt.Fprintf(stderr, "mcp-code-mode: %v\n%s", err, root.UsageString())
+		return 2
 	default:
-		fmt.Fprintf(stderr, "mcp-code-mode %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
 		return 1
+	}
+}
+
+// newRoot builds the command tree.
+func newRoot(s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mcp-code-mode",
+		Short: "One MCP server that runs Python against all your MCP servers",
+		Long: `mcp-code-mode is one MCP server that replaces the many an MCP client has configured.
+It exposes one tool, run_python, whose programs call the tools of the servers your
+MCP clients already configure, from a locked-down container, through a bridge that
+checks every call.`,
+		Version:       versionLine(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// Without a command: the help, and a usage error.
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.SetOut(s.stderr)
+			_ = cmd.Help()
+			return exitError{2}
+		},
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
+	root.AddGroup(&cobra.Group{ID: "use", Title: "Use it:"}, &cobra.Group{ID: "set", Title: "Set it up:"})
+	for _, c := range []*cobra.Command{serveCmd(s), runCmd(s), serversCmd(s), toolsCmd(s), searchCmd(s)} {
+		c.GroupID = "use"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{installCmd(s, "install"), installCmd(s, "uninstall"), trustCmd(s), untrustCmd(s), buildImageCmd(s), doctorCmd(s), versionCmd(s)} {
+		c.GroupID = "set"
+		root.AddCommand(c)
+	}
+	root.SetHelpCommandGroupID("set")
+	root.SetCompletionCommandGroupID("set")
+	return root
+}
+
+// usageArgs wraps a cobra argument check so that its error is a usage
+// error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{cmd, err}
+		}
+		return nil
 	}
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/trust"
+	"github.com/spf13/cobra"
 )
 
 // projectServers builds the configuration as the other commands do and
@@ -29,21 +30,42 @@ func projectServers(c *common, stderr io.Writer) ([]aggregator.ServerInfo, error
 	return out, nil
 }
 
-func cmdTrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("trust", stderr)
-	all := c.fs.Bool("all", false, "approve every project server of this directory that needs approval")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func trustCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trust [flags] [SERVER...]",
+		Short: "Review this directory's project servers, and approve them",
+		Long: `The servers of the working directory's client config files (.mcp.json, .vscode/, .cursor/,
+.gemini/, opencode.json, .zed/, .continue/, .kiro/, mcp-servers/) come with the project, so they
+are not started, searched or expanded until approved. Without names, trust lists them and shows
+what each would run, as written. With names (or --all) it approves them, for this directory
+and these entries as written: an edited entry needs approving again.`,
+		Example: `  mcp-code-mode trust
+  mcp-code-mode trust github@claude-code`,
 	}
+	c := newCommon(cmd)
+	var all, asJSON bool
+	cmd.Flags().BoolVar(&all, "all", false, "approve every project server of this directory that needs approval")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = func(cmd *cobra.Command, names []string) error { return approve(c, s, names, all, asJSON) }
+	return cmd
+}
+
+func approve(c *common, s streams, names []string, all, asJSON bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	list, err := projectServers(c, stderr)
 	if err != nil {
 		return err
 	}
-	names := c.fs.Args()
-	if len(names) == 0 && !*all {
+	if len(names) == 0 && !all {
+		if asJSON {
+			if list == nil {
+				list = []aggregator.ServerInfo{}
+			}
+			return writeJSON(stdout, list)
+		}
 		return showProjectServers(stdout, list)
 	}
-	if *all {
+	if all {
 		names = nil
 		for _, s := range list {
 			if s.NeedsApproval {
@@ -51,6 +73,9 @@ func cmdTrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			}
 		}
 		if len(names) == 0 {
+			if asJSON {
+				return writeJSON(stdout, []aggregator.ServerInfo{})
+			}
 			fmt.Fprintln(stdout, "No project server here needs approval.")
 			return nil
 		}
@@ -66,17 +91,27 @@ func cmdTrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			return err
 		}
 		if !s.NeedsApproval {
-			fmt.Fprintf(stdout, "%s is approved already.\n", s.Name)
+			if !asJSON {
+				fmt.Fprintf(stdout, "%s is approved already.\n", s.Name)
+			}
 			continue
 		}
 		store.Add(trust.Approval{Dir: s.Project, Source: s.Source, Hash: s.EntryHash})
 		approved = append(approved, s)
 	}
+	if len(approved) > 0 {
+		if err := store.Save(); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		if approved == nil {
+			approved = []aggregator.ServerInfo{}
+		}
+		return writeJSON(stdout, approved)
+	}
 	if len(approved) == 0 {
 		return nil
-	}
-	if err := store.Save(); err != nil {
-		return err
 	}
 	for _, s := range approved {
 		fmt.Fprintf(stdout, "Approved %s (%s): %s\n", s.Name, s.Source, s.AsWritten)
@@ -85,17 +120,27 @@ func cmdTrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	return nil
 }
 
-func cmdUntrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	c := newCommon("untrust", stderr)
-	all := c.fs.Bool("all", false, "withdraw every approval of this directory's project servers")
-	if err := parse(c.fs, args); err != nil {
-		return err
+func untrustCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "untrust [flags] (SERVER... | --all)",
+		Short: "Withdraw approvals of this directory's project servers",
 	}
-	names := c.fs.Args()
-	if len(names) == 0 && !*all {
-		fmt.Fprintln(stderr, "usage: mcp-code-mode untrust [--all] [SERVER...]: name the servers to withdraw approval from, or --all")
-		return exitError{2}
-	}
+	c := newCommon(cmd)
+	var all, asJSON bool
+	cmd.Flags().BoolVar(&all, "all", false, "withdraw every approval of this directory's project servers")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: the servers whose approval was withdrawn")
+	cmd.Args = usageArgs(func(_ *cobra.Command, names []string) error {
+		if len(names) == 0 && !all {
+			return errors.New("name the servers to withdraw approval from, or --all")
+		}
+		return nil
+	})
+	cmd.RunE = func(cmd *cobra.Command, names []string) error { return withdraw(c, s, names, all, asJSON) }
+	return cmd
+}
+
+func withdraw(c *common, s streams, names []string, all, asJSON bool) error {
+	stdout, stderr := s.stdout, s.stderr
 	list, err := projectServers(c, stderr)
 	if err != nil {
 		return err
@@ -105,7 +150,7 @@ func cmdUntrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		return err
 	}
 	var withdrawn []string
-	if *all {
+	if all {
 		for _, s := range list {
 			if store.Remove(s.Project, s.Source) {
 				withdrawn = append(withdrawn, s.Name)
@@ -124,11 +169,19 @@ func cmdUntrust(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 			fmt.Fprintf(stdout, "%s is approved in Claude Code (~/.claude.json), not here: withdraw it there.\n", s.Name)
 		}
 	}
+	if len(withdrawn) > 0 {
+		if err := store.Save(); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		if withdrawn == nil {
+			withdrawn = []string{}
+		}
+		return writeJSON(stdout, withdrawn)
+	}
 	if len(withdrawn) == 0 {
 		return nil
-	}
-	if err := store.Save(); err != nil {
-		return err
 	}
 	fmt.Fprintf(stdout, "Withdrew the approval of %s.\n", strings.Join(withdrawn, ", "))
 	return nil
