@@ -114,8 +114,9 @@ check-generated:
 demo: image testdata
 	@bash configs/demo.sh
 
-# Performance against the targets: the tool-search quality (recall, MRR),
-# then run latency, per-call overhead, concurrency, context size and memory
+# Performance against the targets: the tool-search quality (recall, MRR) on
+# the tuning set and on the blind split (testdata/search/blind, which nothing
+# is tuned on; its misses are listed), then run latency, per-call overhead, concurrency, context size and memory
 # of serve, side by side (also written to testdata/bench/results.md).
 bench: image testdata build
 	$(GO) test -count=1 -run TestSearchQuality -v ./internal/search

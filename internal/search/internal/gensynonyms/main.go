@@ -4,6 +4,9 @@
 // (testdata/catalogs/*.json). Tool search uses it to expand query words that a
 // tool's name and description do not contain ("reimburse" -> "refund").
 //
+// It never reads the blind split of the search benchmark (testdata/search/blind):
+// that split measures the ranker on words it was not fitted to.
+//
 // Run through go generate in package search:
 //
 //	apt-get install wordnet-base
