@@ -320,8 +320,8 @@ func TestAMovedServerStillRuns(t *testing.T) {
 		t.Fatalf("run with the moved server: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
 	}
 	// Windsurf's disabledTools became the entry's deny list.
-	r = installCLI(t, f, "run", "--servers", "mover", "-c", "print(hasattr(mcp_mover, 'fail'))")
-	if r.Code != 0 || r.Stdout != "False\n" {
+	r = installCLI(t, f, "run", "--servers", "mover", "-c", "print('fail' in dir(mcp_mover))\ntry:\n    await mcp_mover.fail()\nexcept ToolError as e:\n    print('refused:', e)")
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "False\nrefused: mover.fail is denied by the deny list of [servers.mover]") {
 		t.Fatalf("the tool Windsurf turned off is callable after the move: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
 	}
 }

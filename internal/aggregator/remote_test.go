@@ -187,7 +187,7 @@ except ToolError as e:
     print("refused:", e)
 `, "remote")
 	mustSucceed(t, res)
-	want := "{'sum': 5}\nrefused: True\nslept 200\nrefused: remote.sleep timed out after 1s\n"
+	want := "{'sum': 5}\nrefused: True\nslept 200\nrefused: remote.sleep timed out after 1s (limits.call_timeout)\n"
 	if res.Stdout != want {
 		t.Fatalf("stdout %q, want %q", res.Stdout, want)
 	}

@@ -554,7 +554,7 @@ except ToolError as e:
 print(await mcp_t.counter())
 `, "t")
 	mustSucceed(t, res)
-	if res.Stdout != "1\nrefused: t.sleep timed out after 1s\n2\n" {
+	if res.Stdout != "1\nrefused: t.sleep timed out after 1s (limits.call_timeout)\n2\n" {
 		t.Fatalf("slow tool: %q (want a timeout, then the same server process)", res.Stdout)
 	}
 	if res.DurationMS > 15000 {
