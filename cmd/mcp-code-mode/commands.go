@@ -49,6 +49,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	httpAddr := c.fs.String("http", "", "serve streamable HTTP at ADDR (path /mcp) instead of stdio")
 	name := c.fs.String("name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
 	tokenEnv := c.fs.String("token-env", "", "with --http: require the bearer token held in this environment variable (default: a token kept in the state directory)")
+	tokensFile := c.fs.String("tokens-file", "", "with --http: accept each bearer token of FILE (one a line; readable by you alone), one per client: each token's runs keep their own memories and saved tools")
 	noAuth := c.fs.Bool("no-auth", false, "with --http on a loopback address: require no bearer token")
 	var allowHosts listFlag
 	c.fs.Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
@@ -99,9 +100,17 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		loopback = true
 	}
 	token, tokenFrom := "", ""
+	var tokens []string
 	switch {
 	case *noAuth && *tokenEnv != "":
 		return fmt.Errorf("--no-auth and --token-env %s contradict each other", *tokenEnv)
+	case *tokensFile != "" && (*noAuth || *tokenEnv != ""):
+		return fmt.Errorf("--tokens-file takes the place of --token-env and --no-auth: give one of them")
+	case *tokensFile != "":
+		if tokens, err = aggregator.LoadTokens(*tokensFile); err != nil {
+			return err
+		}
+		tokenFrom = fmt.Sprintf("%s (%d tokens)", *tokensFile, len(tokens))
 	case *noAuth && !loopback:
 		return fmt.Errorf("--no-auth is only allowed on a loopback address, not --http %s: anyone who can reach it could use your servers", *httpAddr)
 	case *noAuth:
@@ -127,7 +136,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	hs := &http.Server{
 		Addr:              *httpAddr,
-		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
+		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, Tokens: tokens, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.
@@ -137,7 +146,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	if token != "" {
+	if token != "" || len(tokens) > 0 {
 		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp; clients send \"Authorization: Bearer TOKEN\", with the token in %s\n", ln.Addr(), tokenFrom)
 	} else {
 		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp, without authentication (--no-auth): any local user can use it\n", ln.Addr())

@@ -12,6 +12,8 @@
 //	mcp-code-mode build-image [--base IMAGE] [--tag IMAGE]
 //	mcp-code-mode trust [--all] [SERVER...]
 //	mcp-code-mode untrust [--all] [SERVER...]
+//	mcp-code-mode memory ls|get KEY|set KEY JSON|rm KEY
+//	mcp-code-mode saved-tools ls|show NAME|rm NAME
 //	mcp-code-mode doctor
 //	mcp-code-mode version
 package main
@@ -89,6 +91,8 @@ Commands:
   build-image  build the sandbox image (offline from Debian packages when no registry answers)
   trust        review this directory's project servers, and approve them: trust [--all] [SERVER...]
   untrust      withdraw approvals of this directory's project servers: untrust [--all] [SERVER...]
+  memory       what programs saved with save_memory: memory ls | get KEY | set KEY JSON | rm KEY
+  saved-tools  the tools programs saved with save_tool: saved-tools ls | show NAME | rm NAME
   doctor       check the engine, the image, the configuration and each server
   version      print the version
 
@@ -109,6 +113,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"build-image": cmdBuildImage,
 		"trust":       cmdTrust,
 		"untrust":     cmdUntrust,
+		"memory":      cmdMemory,
+		"saved-tools": cmdSavedTools,
 		"doctor":      cmdDoctor,
 		"version":     cmdVersion,
 	}

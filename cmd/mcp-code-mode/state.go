@@ -1,0 +1,363 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
+)
+
+// The commands on what programs keep between runs: memory (ls, get, set,
+// rm) and saved-tools (ls, show, rm), in one namespace of the state store.
+
+// stateCommand is a subcommand's flags, parsed, and its namespace.
+type stateCommand struct {
+	c         *common
+	asJSON    *bool
+	namespace *string
+}
+
+// newStateCommand makes the flags of "NAME SUB": the common ones, --json
+// and --namespace.
+func newStateCommand(name string, stderr io.Writer) *stateCommand {
+	c := newCommon(name, stderr)
+	return &stateCommand{
+		c:         c,
+		asJSON:    c.fs.Bool("json", false, "print JSON"),
+		namespace: c.fs.String("namespace", "", "the namespace to work in (default: state.namespace of the config, else this OS user's, user:NAME; a client of serve --http has http: and the first 32 hex digits of its token's SHA-256)"),
+	}
+}
+
+// parse parses the flags before and after the subcommand (memory --config
+// F get --json KEY) and returns the subcommand ("" when there is none) and
+// its arguments.
+func (sc *stateCommand) parse(args []string) (sub string, rest []string, err error) {
+	if err := parse(sc.c.fs, args); err != nil {
+		return "", nil, err
+	}
+	if sc.c.fs.NArg() == 0 {
+		return "", nil, nil
+	}
+	sub = sc.c.fs.Arg(0)
+	if err := parse(sc.c.fs, sc.c.fs.Args()[1:]); err != nil {
+		return "", nil, err
+	}
+	return sub, sc.c.fs.Args(), nil
+}
+
+// open checks that the subcommand has wantArgs arguments and opens the
+// store, creating the database only when create is set (else the store is
+// nil when there is none yet); it returns the namespace.
+func (sc *stateCommand) open(ctx context.Context, rest []string, wantArgs int, usage string, create bool, stderr io.Writer) (*state.Store, string, error) {
+	if len(rest) != wantArgs {
+		fmt.Fprintf(stderr, "usage: mcp-code-mode %s (flags go before the arguments)\n", usage)
+		return nil, "", exitError{2}
+	}
+	cfg, _, err := sc.c.load()
+	if err != nil {
+		return nil, "", err
+	}
+	ns := *sc.namespace
+	if ns == "" {
+		ns = cfg.State.Namespace
+	}
+	if ns == "" {
+		ns = aggregator.LocalNamespace()
+	}
+	if err := state.CheckNamespace(ns); err != nil {
+		return nil, "", fmt.Errorf("--namespace: %w", err)
+	}
+	st, err := aggregator.OpenState(ctx, cfg.State, create)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, ns, nil
+}
+
+const memoryUsage = `usage: mcp-code-mode memory COMMAND [flags] ARGS
+  ls               the memories of the namespace: key, size, version, last update
+  get KEY          the value of KEY (--json: the memory with its metadata and times)
+  set KEY JSON     saves the JSON value (- reads it from stdin) under KEY; --metadata JSON sets its metadata
+  rm KEY           deletes the memory of KEY
+Flags: --json, --namespace NS, --config FILE (see "mcp-code-mode memory ls -h").
+`
+
+func cmdMemory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	sc := newStateCommand("memory", stderr)
+	metadata := sc.c.fs.String("metadata", "", "with set: a JSON object kept with the value, replacing the memory's metadata (default: it keeps what it had)")
+	sub, rest, err := sc.parse(args)
+	if err != nil {
+		return err
+	}
+	if sub != "set" && *metadata != "" {
+		fmt.Fprintln(stderr, "usage: --metadata goes with memory set")
+		return exitError{2}
+	}
+	switch sub {
+	case "":
+		fmt.Fprint(stderr, memoryUsage)
+		return exitError{2}
+	case "ls":
+		st, ns, err := sc.open(ctx, rest, 0, "memory ls [--json]", false, stderr)
+		if err != nil {
+			return err
+		}
+		var list []state.MemoryInfo
+		if st != nil {
+			defer st.Close()
+			if list, err = st.ListMemories(ctx, ns); err != nil {
+				return err
+			}
+		}
+		out := make([]aggregator.MemoryInfo, 0, len(list))
+		for _, m := range list {
+			out = append(out, aggregator.NewMemoryInfo(m))
+		}
+		if *sc.asJSON {
+			return writeJSON(stdout, out)
+		}
+		if len(out) == 0 {
+			fmt.Fprintf(stdout, "No memories in namespace %s.\n", ns)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tSIZE\tVERSION\tUPDATED")
+		for _, m := range out {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", m.Key, m.Size, m.Version, m.UpdatedAt)
+		}
+		return tw.Flush()
+	case "get":
+		st, ns, err := sc.open(ctx, rest, 1, "memory get [--json] KEY", false, stderr)
+		if err != nil {
+			return err
+		}
+		if st == nil {
+			return fmt.Errorf("no memory %q in namespace %s", rest[0], ns)
+		}
+		defer st.Close()
+		m, err := st.LoadMemory(ctx, ns, rest[0])
+		if errors.Is(err, state.ErrNotFound) {
+			return fmt.Errorf("no memory %q in namespace %s", rest[0], ns)
+		}
+		if err != nil {
+			return err
+		}
+		if *sc.asJSON {
+			info := aggregator.NewMemoryInfo(state.MemoryInfo{Key: m.Key, Size: len(m.Value), Metadata: m.Metadata, Version: m.Version, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt})
+			return writeJSON(stdout, struct {
+				aggregator.MemoryInfo
+				Value json.RawMessage `json:"value"`
+			}{info, m.Value})
+		}
+		return writeReadableJSON(stdout, m.Value)
+	case "set":
+		st, ns, err := sc.open(ctx, rest, 2, "memory set [--json] [--metadata JSON] KEY JSON", true, stderr)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		value := []byte(rest[1])
+		if rest[1] == "-" {
+			if value, err = readProgram(stdin, "stdin"); err != nil {
+				return err
+			}
+		}
+		var meta json.RawMessage
+		if *metadata != "" {
+			meta = json.RawMessage(*metadata)
+		}
+		version, err := st.SaveMemory(ctx, ns, rest[0], value, meta)
+		if err != nil {
+			return err
+		}
+		if *sc.asJSON {
+			return writeJSON(stdout, map[string]any{"key": rest[0], "version": version, "namespace": ns})
+		}
+		fmt.Fprintf(stdout, "Saved %q (version %d) in namespace %s.\n", rest[0], version, ns)
+		return nil
+	case "rm":
+		st, ns, err := sc.open(ctx, rest, 1, "memory rm [--json] KEY", false, stderr)
+		if err != nil {
+			return err
+		}
+		deleted := false
+		if st != nil {
+			defer st.Close()
+			if deleted, err = st.DeleteMemory(ctx, ns, rest[0]); err != nil {
+				return err
+			}
+		}
+		return reportRemoved(stdout, *sc.asJSON, "key", rest[0], "memory", ns, deleted)
+	}
+	fmt.Fprintf(stderr, "mcp-code-mode memory: unknown command %q\n%s", sub, memoryUsage)
+	return exitError{2}
+}
+
+const savedToolsUsage = `usage: mcp-code-mode saved-tools COMMAND [flags] ARGS
+  ls               the tools programs saved with save_tool: name, signature, description
+  show NAME        the source of a saved tool (--json: with its description and times)
+  rm NAME          deletes a saved tool
+Flags: --json, --namespace NS, --config FILE (see "mcp-code-mode saved-tools ls -h").
+`
+
+func cmdSavedTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	sc := newStateCommand("saved-tools", stderr)
+	sub, rest, err := sc.parse(args)
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "":
+		fmt.Fprint(stderr, savedToolsUsage)
+		return exitError{2}
+	case "ls":
+		st, ns, err := sc.open(ctx, rest, 0, "saved-tools ls [--json]", false, stderr)
+		if err != nil {
+			return err
+		}
+		if st != nil {
+			defer st.Close()
+		}
+		list, err := aggregator.ListSavedTools(ctx, st, ns)
+		if err != nil {
+			return err
+		}
+		if *sc.asJSON {
+			return writeJSON(stdout, list)
+		}
+		if len(list) == 0 {
+			fmt.Fprintf(stdout, "No saved tools in namespace %s.\n", ns)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tSIGNATURE\tDESCRIPTION")
+		for _, t := range list {
+			desc, _, _ := strings.Cut(t.Description, "\n")
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Signature, desc)
+		}
+		return tw.Flush()
+	case "show":
+		st, ns, err := sc.open(ctx, rest, 1, "saved-tools show [--json] NAME", false, stderr)
+		if err != nil {
+			return err
+		}
+		if st == nil {
+			return fmt.Errorf("no saved tool %q in namespace %s", rest[0], ns)
+		}
+		defer st.Close()
+		t, err := st.GetTool(ctx, ns, rest[0])
+		if errors.Is(err, state.ErrNotFound) {
+			return fmt.Errorf("no saved tool %q in namespace %s", rest[0], ns)
+		}
+		if err != nil {
+			return err
+		}
+		if *sc.asJSON {
+			return writeJSON(stdout, map[string]any{"name": t.Name, "description": t.Description, "source": t.Source,
+				"created_at": aggregator.Timestamp(t.CreatedAt), "updated_at": aggregator.Timestamp(t.UpdatedAt)})
+		}
+		fmt.Fprint(stdout, t.Source)
+		if !strings.HasSuffix(t.Source, "\n") {
+			fmt.Fprintln(stdout)
+		}
+		return nil
+	case "rm":
+		st, ns, err := sc.open(ctx, rest, 1, "saved-tools rm [--json] NAME", false, stderr)
+		if err != nil {
+			return err
+		}
+		deleted := false
+		if st != nil {
+			defer st.Close()
+			if deleted, err = st.DeleteTool(ctx, ns, rest[0]); err != nil {
+				return err
+			}
+		}
+		return reportRemoved(stdout, *sc.asJSON, "name", rest[0], "saved tool", ns, deleted)
+	}
+	fmt.Fprintf(stderr, "mcp-code-mode saved-tools: unknown command %q\n%s", sub, savedToolsUsage)
+	return exitError{2}
+}
+
+// reportRemoved says whether rm deleted what it names; one that did not
+// exist is exit status 1.
+func reportRemoved(w io.Writer, asJSON bool, field, name, what, ns string, deleted bool) error {
+	if asJSON {
+		if err := writeJSON(w, map[string]any{field: name, "deleted": deleted, "namespace": ns}); err != nil {
+			return err
+		}
+	} else if deleted {
+		fmt.Fprintf(w, "Deleted %s %q from namespace %s.\n", what, name, ns)
+	}
+	if !deleted {
+		if !asJSON {
+			return fmt.Errorf("no %s %q in namespace %s", what, name, ns)
+		}
+		return exitError{1}
+	}
+	return nil
+}
+
+// writeReadableJSON writes a stored value indented, in its own key order,
+// with the printable characters the store keeps as \u escapes written
+// out.
+func writeReadableJSON(w io.Writer, raw json.RawMessage) error {
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, raw, "", "  "); err != nil {
+		return fmt.Errorf("the stored value: %w", err)
+	}
+	b := ind.Bytes()
+	var out bytes.Buffer
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out.WriteByte(b[i])
+			continue
+		}
+		if r, n := unicodeEscape(b[i:]); n > 0 && r >= utf8.RuneSelf && unicode.IsPrint(r) {
+			out.WriteRune(r)
+			i += n - 1
+			continue
+		}
+		out.Write(b[i : i+2]) // an escape of another kind, or of a character kept escaped
+		i++
+	}
+	out.WriteByte('\n')
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// unicodeEscape reads the \uXXXX escape (or surrogate pair of two) at the
+// start of b: the character and the bytes it took, or 0 bytes.
+func unicodeEscape(b []byte) (rune, int) {
+	hex4 := func(b []byte) (rune, bool) {
+		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+		return rune(v), err == nil
+	}
+	r, ok := hex4(b)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r) {
+		if r2, ok := hex4(b[6:]); ok {
+			if c := utf16.DecodeRune(r, r2); c != unicode.ReplacementChar {
+				return c, 12
+			}
+		}
+		return 0, 0
+	}
+	return r, 6
+}
