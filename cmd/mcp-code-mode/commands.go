@@ -566,6 +566,15 @@ func cmdDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		where = "defaults (no config file)"
 	}
 	report(true, "configuration", where, "")
+	switch st, err := aggregator.OpenState(ctx, cfg.State, false); {
+	case err != nil:
+		report(false, "state database", err.Error(), "set path in the [state] table of the config file to a file you can write")
+	case st == nil:
+		report(true, "state database", cfg.State.Path+" (not created yet: the first save_memory or save_tool creates it)", "")
+	default:
+		report(true, "state database", st.Path(), "")
+		st.Close()
+	}
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	e, err := sandbox.New(cctx)

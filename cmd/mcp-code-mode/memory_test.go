@@ -21,13 +21,9 @@ import (
 
 // stdout runs code through run_python and returns what it printed; a run
 // that fails fails the test.
-func stdout(t *testing.T, c *client.Client, code string, servers ...string) string {
+func stdout(t *testing.T, c *client.Client, code string) string {
 	t.Helper()
-	args := map[string]any{"code": code}
-	if len(servers) > 0 {
-		args["servers"] = servers
-	}
-	res := clitest.RunPython(t, c, args)
+	res := clitest.RunPython(t, c, map[string]any{"code": code})
 	if res.IsError {
 		t.Fatalf("run_python failed: %s", res.Text)
 	}
@@ -96,7 +92,8 @@ save_memory("from_serve", [1, 2, 3])`)
 	}
 
 	r = f.CLI(t, "memory", "ls")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "KEY") || !strings.Contains(r.Stdout, "from_run") || !strings.Contains(r.Stdout, "from_serve") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "KEY") || !strings.Contains(r.Stdout, "from_run") || !strings.Contains(r.Stdout, "from_serve") ||
+		!strings.Contains(r.Stdout, "2 memories and 1 saved tool") || !strings.Contains(r.Stdout, "(state.max_namespace_bytes), in "+filepath.Join(dir, "state.db")) {
 		t.Errorf("memory ls: exit %d %q", r.Code, r.Stdout)
 	}
 	r = f.CLI(t, "memory", "get", "from_run")

@@ -26,6 +26,9 @@ type stateCommand struct {
 	c         *common
 	asJSON    *bool
 	namespace *string
+	// maxNamespaceBytes is the config's state.max_namespace_bytes (once
+	// open has loaded it).
+	maxNamespaceBytes int64
 }
 
 // newStateCommand makes the flags of "NAME SUB": the common ones, --json
@@ -68,6 +71,7 @@ func (sc *stateCommand) open(ctx context.Context, rest []string, wantArgs int, u
 	if err != nil {
 		return nil, "", err
 	}
+	sc.maxNamespaceBytes = cfg.State.MaxNamespaceBytes
 	ns := *sc.namespace
 	if ns == "" {
 		ns = cfg.State.Namespace
@@ -136,7 +140,17 @@ func cmdMemory(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		for _, m := range out {
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", m.Key, m.Size, m.Version, m.UpdatedAt)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		// What the namespace holds against its limit, and where.
+		u, err := st.Usage(ctx, ns)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nNamespace %s: %s and %s, %d bytes of %d (state.max_namespace_bytes), in %s.\n",
+			ns, memories(u.Memories), plural(u.Tools, "saved tool"), u.Bytes, sc.maxNamespaceBytes, st.Path())
+		return nil
 	case "get":
 		st, ns, err := sc.open(ctx, rest, 1, "memory get [--json] KEY", false, stderr)
 		if err != nil {
@@ -360,4 +374,12 @@ func unicodeEscape(b []byte) (rune, int) {
 		return 0, 0
 	}
 	return r, 6
+}
+
+// memories is "1 memory", "2 memories".
+func memories(n int) string {
+	if n == 1 {
+		return "1 memory"
+	}
+	return fmt.Sprintf("%d memories", n)
 }

@@ -174,6 +174,10 @@ type SavedTool struct {
 // to the millisecond (Python's datetime.fromisoformat reads it).
 func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
+// maxListBytes bounds the answer of list_memories, which must fit a reply
+// line (runner.MaxHostLine) with room to spare.
+const maxListBytes = runner.MaxHostLine - 256<<10
+
 // maxStateDepth bounds the nesting of a value or metadata a program saves:
 // the answers that carry it back (load_memory, list_memories) wrap it in
 // up to two more levels, and the runner takes at most runner.MaxDepth.
@@ -296,10 +300,18 @@ func (a *Aggregator) stateHelper(ctx context.Context, ns, method string, raw jso
 			return a.stateAnswer(method, out, state.CheckNamespace(ns))
 		}
 		list, err := st.ListMemories(ctx, ns)
+		size := 0
 		for _, m := range list {
-			if strings.HasPrefix(m.Key, p.Prefix) {
-				out = append(out, NewMemoryInfo(m))
+			if !strings.HasPrefix(m.Key, p.Prefix) {
+				continue
 			}
+			// The answer must fit one reply line: stop before building
+			// one that could not be sent.
+			if size += len(m.Key)*6 + len(m.Metadata) + 200; size > maxListBytes {
+				return nil, refuse("list_memories: the memories' keys and metadata are more than one answer may carry (%d MiB): list fewer with list_memories(prefix=...)",
+					runner.MaxHostLine>>20)
+			}
+			out = append(out, NewMemoryInfo(m))
 		}
 		return a.stateAnswer(method, out, err)
 	case "save_tool":

@@ -15,11 +15,11 @@ import (
 )
 
 // runIn runs code in namespace ns.
-func runIn(t *testing.T, a *Aggregator, ns, code string, servers ...string) Result {
+func runIn(t *testing.T, a *Aggregator, ns, code string) Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	res := a.Run(ctx, Request{Code: code, Servers: servers, Namespace: ns})
+	res := a.Run(ctx, Request{Code: code, Namespace: ns})
 	errText := "<nil>"
 	if res.Error != nil {
 		errText = *res.Error
@@ -411,4 +411,26 @@ func TestCheckToolName(t *testing.T) {
 			t.Errorf("CheckToolName(%q) accepted it", bad)
 		}
 	}
+}
+
+// pySignature reads sources programs wrote: whatever they are, it does not
+// panic, and what it gives is bounded.
+func FuzzPySignature(f *testing.F) {
+	for _, seed := range []string{
+		"def f(x):\n    pass\n", "async def f(a, *, b='(', **c) -> int:\n", "def f(\"\"\"", "def f(#\n", "def f('\\", "def f((((", "def f(a)->[:",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sig, _, params := pySignature("f", src)
+		if n := len([]rune(sig)); n > maxSignatureRunes {
+			t.Fatalf("signature of %d runes", n)
+		}
+		if len(params) > 64 {
+			t.Fatalf("%d parameters", len(params))
+		}
+		if sig != "" && !strings.Contains(sig, "def f") {
+			t.Fatalf("signature %q for f", sig)
+		}
+	})
 }
