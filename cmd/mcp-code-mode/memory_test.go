@@ -119,6 +119,13 @@ save_memory("from_serve", [1, 2, 3])`)
 	if r.Stdout != "{'x': [True, None]} {'by': 'cli'}\n" {
 		t.Errorf("a run loaded what memory set saved as %q", r.Stdout)
 	}
+	r = f.Run(t, `{"from": "stdin", "é": 1}`, nil, "memory", "--config", f.Config, "set", "piped", "-")
+	if r.Code != 0 {
+		t.Errorf("memory set KEY - (stdin): exit %d %q", r.Code, r.Stderr)
+	}
+	if r = f.CLI(t, "memory", "get", "piped"); r.Stdout != "{\n  \"from\": \"stdin\",\n  \"é\": 1\n}\n" {
+		t.Errorf("memory get of a value set from stdin: %q", r.Stdout)
+	}
 	r = f.CLI(t, "memory", "set", "bad", "{not json")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "invalid value: not JSON") {
 		t.Errorf("memory set of bad JSON: exit %d %q", r.Code, r.Stderr)

@@ -183,8 +183,12 @@ func cmdMemory(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		defer st.Close()
 		value := []byte(rest[1])
 		if rest[1] == "-" {
-			if value, err = readProgram(stdin, "stdin"); err != nil {
-				return err
+			// A value may be 252 KiB at most (the config refuses more).
+			if value, err = io.ReadAll(io.LimitReader(stdin, 1<<20+1)); err != nil {
+				return fmt.Errorf("read the value from stdin: %w", err)
+			}
+			if len(value) > 1<<20 {
+				return fmt.Errorf("the value on stdin is over 1 MiB, more than any memory may hold")
 			}
 		}
 		var meta json.RawMessage
