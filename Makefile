@@ -77,9 +77,7 @@ test-race:
 # Packages no main package imports: the tests' own helpers, and codemode,
 # the library, whose callers here are its examples. For them, code that no
 # test reaches is dead.
-# internal/state is here only until the bridge, the runner and the CLI use
-# it: take it out then.
-TEST_SUPPORT := internal/testserver/calllog internal/testenv internal/clitest codemode internal/state
+TEST_SUPPORT := internal/testserver/calllog internal/testenv internal/clitest codemode
 
 # Findings let pass, one a line as the tool prints it but without
 # :LINE:COLUMN, each with its reason. None today.

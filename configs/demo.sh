@@ -2,12 +2,14 @@
 # `make demo`: an MCP client (the MCP Inspector CLI) talks to
 # `mcp-code-mode serve` over stdio, as a model's client would, and this
 # prints what the model sees: the one tool's description, then the answers
-# to four programs.
+# to six programs. Each call starts its own serve process, as a client
+# starting a new session would: the last two show what one run remembers
+# for the next.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 inspector=testdata/npm/node_modules/.bin/mcp-inspector
 serve=(bin/mcp-code-mode serve --no-discovery --config configs/demo.toml)
-rm -f /tmp/mcp-code-mode-demo-memory.jsonl
+rm -f /tmp/mcp-code-mode-demo-memory.jsonl /tmp/mcp-code-mode-demo-state.db /tmp/mcp-code-mode-demo-state.db-wal /tmp/mcp-code-mode-demo-state.db-shm
 
 # Prints the text content of a tools/call answer, or the description from tools/list.
 show() { node -e '
@@ -76,3 +78,25 @@ call "4. A runaway program is stopped at its deadline (timeout: 3 s)" '["toolbox
 print("working...")
 while True:
     time.sleep(0.1)' timeout=3
+
+call "5. Memory: a run keeps a note, counts itself and saves a tool (its serve process then exits)" '[]' \
+'visits = update_memory("demo:visits", lambda n: (n or 0) + 1)
+save_memory("demo:note", {"city": "Chicago", "by": "program 5"}, metadata={"kind": "note"})
+save_tool("weather_report", """
+async def weather_report(city: str) -> str:
+    \"\"\"The weather in a city, from the toolbox server, kept as the last report.\"\"\"
+    report = await mcp_toolbox.get_weather(city=city)
+    save_memory("demo:last_report", report)
+    return report
+""", description="Weather in a city, kept as the last report")
+print("visits:", visits)
+print("memories:", [m["key"] for m in list_memories()], "tools:", [t["signature"] for t in list_tools()])'
+
+call "6. A later run, in a new serve process, finds the note and imports the saved tool" '["toolbox"]' \
+'from user_tools import weather_report
+note = load_memory("demo:note")
+print("note:", note, get_memory_info("demo:note")["metadata"])
+print("report:", await weather_report(note["city"]), "| kept:", load_memory("demo:last_report"))
+print("visits:", update_memory("demo:visits", lambda n: n + 1))
+hits = await runtime.search_tool_docs("weather report for a city", limit=3)
+print("search:", [h["server"] + "." + h["tool"] for h in hits])'

@@ -317,3 +317,46 @@ print(await mcp_everything.get_sum(a=2, b=3))
 		}
 	}
 }
+
+// A tool saved by one run (the CLI's) is imported by a later run in another
+// process (serve over stdio), where it calls the real server-filesystem
+// that run named and keeps what it found with save_memory; search_tool_docs
+// ranks it with the servers' tools, as server user_tools.
+func TestASavedToolUsesARealNpmServerInALaterRun(t *testing.T) {
+	clitest.NeedEngine(t)
+	fsBin := pinnedNpmBin(t, "mcp-server-filesystem")
+	dir, err := os.MkdirTemp(clitest.Dir(), "npm-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, name := range []string{"a.txt", "b.txt", "c.md"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := clitest.NewFixture(t, fmt.Sprintf("[servers.fs]\ncommand = %q\nargs = [%q]\n", fsBin, dir))
+	out := runJSON(t, f, f.Config, `
+save_tool("count_text_files", '''
+async def count_text_files(path: str) -> int:
+    """Counts the .txt files of a directory and remembers the count."""
+    listing = (await mcp_fs.list_directory(path=path))["content"]
+    n = sum(1 for line in listing.splitlines() if line.startswith("[FILE]") and line.endswith(".txt"))
+    save_memory("text_files:" + path, n)
+    return n
+''', description="Count the text files of a directory")
+print([t["signature"] for t in list_tools()])`)
+	if out != "['async def count_text_files(path: str) -> int']\n" {
+		t.Fatalf("the first run printed %q", out)
+	}
+	c, cmd, stderr := f.StdioServe(t, "serve", "--config", f.Config, "--no-discovery")
+	res := clitest.RunPython(t, c, map[string]any{"servers": []string{"fs"}, "code": fmt.Sprintf(`
+from user_tools import count_text_files
+print(await count_text_files(%q), load_memory("text_files:" + %q))
+hits = await runtime.search_tool_docs("count the text files in a directory", limit=3)
+print(hits[0]["server"], hits[0]["tool"])`, dir, dir)})
+	if res.IsError || res.Structured.Stdout != "2 2\nuser_tools count_text_files\n" || res.Structured.Calls != 1 {
+		t.Errorf("the later run: isError=%v %+v", res.IsError, res.Structured)
+	}
+	clitest.CloseServe(t, c, cmd, stderr)
+}

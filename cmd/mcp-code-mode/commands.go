@@ -55,26 +55,27 @@ wrapped server.`,
 		}),
 	}
 	c := newCommon(cmd)
-	var httpAddr, name, tokenEnv string
+	var httpAddr, name, tokenEnv, tokensFile string
 	var noAuth bool
 	var allowHosts, allowOrigins listFlag
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP at `ADDR` (path /mcp) instead of stdio")
 	cmd.Flags().StringVar(&name, "name", "", "with -- CMD: the wrapped server's name (default: the command's base name)")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "with --http: require the bearer token held in this environment `VARIABLE` (default: a token kept in the state directory)")
+	cmd.Flags().StringVar(&tokensFile, "tokens-file", "", "with --http: accept each bearer token of `FILE` (one a line; readable by you alone), one per client: each token's runs keep their own memories and saved tools")
 	cmd.Flags().BoolVar(&noAuth, "no-auth", false, "with --http on a loopback address: require no bearer token")
 	cmd.Flags().Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
 	cmd.Flags().Var(&allowOrigins, "allow-origin", "with --http: a browser origin (http://host:port) whose pages may call the server: CORS (repeatable)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return serve(cmd.Context(), c, s, args, serveFlags{httpAddr, name, tokenEnv, noAuth, allowHosts, allowOrigins})
+		return serve(cmd.Context(), c, s, args, serveFlags{httpAddr, name, tokenEnv, tokensFile, noAuth, allowHosts, allowOrigins})
 	}
 	return cmd
 }
 
 // serveFlags are serve's own flags.
 type serveFlags struct {
-	httpAddr, name, tokenEnv string
-	noAuth                   bool
-	allowHosts, allowOrigins listFlag
+	httpAddr, name, tokenEnv, tokensFile string
+	noAuth                               bool
+	allowHosts, allowOrigins             listFlag
 }
 
 func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlags) error {
@@ -122,9 +123,17 @@ func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlag
 		loopback = true
 	}
 	token, tokenFrom := "", ""
+	var tokens []string
 	switch {
 	case f.noAuth && f.tokenEnv != "":
 		return fmt.Errorf("--no-auth and --token-env %s contradict each other", f.tokenEnv)
+	case f.tokensFile != "" && (f.noAuth || f.tokenEnv != ""):
+		return fmt.Errorf("--tokens-file takes the place of --token-env and --no-auth: give one of them")
+	case f.tokensFile != "":
+		if tokens, err = aggregator.LoadTokens(f.tokensFile); err != nil {
+			return err
+		}
+		tokenFrom = fmt.Sprintf("%s (%d tokens)", f.tokensFile, len(tokens))
 	case f.noAuth && !loopback:
 		return fmt.Errorf("--no-auth is only allowed on a loopback address, not --http %s: anyone who can reach it could use your servers", f.httpAddr)
 	case f.noAuth:
@@ -150,7 +159,7 @@ func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlag
 	}
 	hs := &http.Server{
 		Addr:              f.httpAddr,
-		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
+		Handler:           agg.HTTPHandler(aggregator.HTTPOptions{Token: token, Tokens: tokens, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins}),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests end with the server: a signal cancels the runs in flight,
 		// which kills their containers.
@@ -160,7 +169,7 @@ func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlag
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	if token != "" {
+	if token != "" || len(tokens) > 0 {
 		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp; clients send \"Authorization: Bearer TOKEN\", with the token in %s\n", ln.Addr(), tokenFrom)
 	} else {
 		fmt.Fprintf(stderr, "mcp-code-mode: serving streamable HTTP at http://%s/mcp, without authentication (--no-auth): any local user can use it\n", ln.Addr())
@@ -684,6 +693,15 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 		where = "defaults (no config file)"
 	}
 	report(true, "configuration", where, "")
+	switch st, err := aggregator.OpenState(ctx, cfg.State, false); {
+	case err != nil:
+		report(false, "state database", err.Error(), "set path in the [state] table of the config file to a file you can write")
+	case st == nil:
+		report(true, "state database", cfg.State.Path+" (not created yet: the first save_memory or save_tool creates it)", "")
+	default:
+		report(true, "state database", st.Path(), "")
+		st.Close()
+	}
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	e, err := sandbox.New(cctx)

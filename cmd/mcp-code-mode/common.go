@@ -72,9 +72,13 @@ type common struct {
 // newCommon adds the flags every command that reads the configuration
 // takes to cmd. Their defaults are the real ones; a flag given overrides
 // the config file (load).
-func newCommon(cmd *cobra.Command) *common {
+func newCommon(cmd *cobra.Command) *common { return newCommonOn(cmd.Flags()) }
+
+// newCommonOn adds the common flags to fs (a command's persistent flags,
+// for a command whose subcommands share them).
+func newCommonOn(fs *pflag.FlagSet) *common {
 	def := config.DefaultLimits()
-	c := &common{fs: cmd.Flags(), deadline: def.Deadline}
+	c := &common{fs: fs, deadline: def.Deadline}
 	c.fs.StringVar(&c.config, "config", "", "this program's config file (TOML, YAML or JSON); default $XDG_CONFIG_HOME/mcp-code-mode/config.toml if present")
 	c.fs.BoolVar(&c.noDiscovery, "no-discovery", false, "ignore MCP client config files")
 	c.fs.Var(&c.allow, "allow", "allow only SERVER or SERVER.TOOL_GLOB (repeatable, or comma-separated); with serve -- CMD, a TOOL name of that server")
@@ -131,7 +135,9 @@ func (c *common) load() (config.Config, string, error) {
 		return cfg, path, err
 	}
 	set := map[string]bool{}
-	c.fs.Visit(func(f *pflag.Flag) { set[f.Name] = true })
+	// Changed is kept on the flag itself, which a subcommand shares with
+	// the persistent flags of its parent.
+	c.fs.VisitAll(func(f *pflag.Flag) { set[f.Name] = f.Changed })
 	if set["no-discovery"] {
 		cfg.NoDiscovery = c.noDiscovery
 	}

@@ -22,6 +22,7 @@ func TestAMisspelledKeyStopsEveryCommand(t *testing.T) {
 	want := fmt.Sprintf("%s:3:1: servers.x.readonly: unknown key (did you mean read_only?)\n", bad)
 	for _, args := range [][]string{
 		{"servers"}, {"servers", "--json"}, {"tools"}, {"search", "add"}, {"run", "-c", "print(1)"}, {"serve"}, {"doctor"},
+		{"memory", "ls"}, {"saved-tools", "ls"},
 	} {
 		r := f.Run(t, "", nil, append([]string{args[0], "--config", bad}, args[1:]...)...)
 		out := r.Stderr

@@ -14,6 +14,8 @@
 //	mcp-code-mode untrust [flags] [SERVER...]
 //	mcp-code-mode install [flags] CLIENT
 //	mcp-code-mode uninstall [flags] CLIENT
+//	mcp-code-mode memory ls|get KEY|set KEY JSON|rm KEY [flags]
+//	mcp-code-mode saved-tools ls|show NAME|rm NAME [flags]
 //	mcp-code-mode doctor [flags]
 //	mcp-code-mode version [--json]
 //	mcp-code-mode completion bash|zsh|fish|powershell
@@ -161,7 +163,7 @@ checks every call.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddGroup(&cobra.Group{ID: "use", Title: "Use it:"}, &cobra.Group{ID: "set", Title: "Set it up:"})
-	for _, c := range []*cobra.Command{serveCmd(s), runCmd(s), serversCmd(s), toolsCmd(s), searchCmd(s)} {
+	for _, c := range []*cobra.Command{serveCmd(s), runCmd(s), serversCmd(s), toolsCmd(s), searchCmd(s), memoryCmd(s), savedToolsCmd(s)} {
 		c.GroupID = "use"
 		root.AddCommand(c)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
@@ -45,6 +46,14 @@ type Aggregator struct {
 	startSem   chan struct{} // bounds servers started for search and docs
 	runSem     chan struct{} // bounds runs at once
 	notices    StartNotices
+
+	// The state store (memories and saved tools), opened on first use.
+	localNS     string // the OS user's namespace (LocalNamespace)
+	storeMu     sync.Mutex
+	store       *state.Store
+	storeClosed bool
+	savedMu     sync.Mutex
+	saved       map[string]*savedCache // by namespace
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -117,7 +126,8 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 		AllowFrom: cfg.AllowFrom, DenyFrom: cfg.DenyFrom, DefaultFrom: cfg.DefaultPolicyFrom,
 	}
 	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: pol, byName: map[string]*entry{},
-		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns))}
+		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns)),
+		localNS: LocalNamespace(), saved: map[string]*savedCache{}}
 	servers = slices.Clone(servers)
 	for i := range servers {
 		// Before modelSafe caps them: a secret cut in two would not be found.
@@ -229,7 +239,8 @@ func printable(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Close stops every wrapped server and waits for sandboxes to be removed.
+// Close stops every wrapped server, waits for sandboxes to be removed and
+// closes the state store.
 func (a *Aggregator) Close() {
 	var wg sync.WaitGroup
 	for _, e := range a.entries {
@@ -237,6 +248,7 @@ func (a *Aggregator) Close() {
 	}
 	wg.Wait()
 	a.wg.Wait()
+	a.closeState()
 }
 
 // Redact returns s with the values of every configured server's secrets

@@ -58,7 +58,7 @@ func TestSearchUsesTheCatalogWithoutStartingServers(t *testing.T) {
 	if err != nil || len(hits) != 1 || hits[0].Tool != "create_pull_request" || !strings.Contains(hits[0].Stub, "async def create_pull_request(") {
 		t.Fatalf("Search = %+v, %v", hits, err)
 	}
-	res, err := a.helper(t.Context(), "discovered_servers", json.RawMessage(`{}`), nil)
+	res, err := a.helper(t.Context(), "discovered_servers", json.RawMessage(`{}`), nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

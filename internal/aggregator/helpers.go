@@ -20,12 +20,24 @@ import (
 // search_tool_docs, capability_summary), answered from the configured
 // servers and their known tool lists.
 
-// rpc answers a runtime helper call from the program.
+// rpc answers a runtime helper call from the program. Every helper counts
+// toward the run's max_helper_calls, the memory and saved-tool helpers too.
 func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
 	if max := s.a.cfg.Limits.MaxHelperCalls; s.helperCalls.Add(1) > int64(max) {
-		return runner.Failure(m.ID, fmt.Sprintf("this run has used all %d runtime helper calls it may make", max))
+		return runner.Failure(m.ID, fmt.Sprintf("this run has used all %d runtime helper calls it may make (limits.max_helper_calls)", max))
 	}
-	v, err := s.a.helper(ctx, m.Method, m.Params, s.mods)
+	if isStateMethod(m.Method) {
+		b, err := s.a.stateHelper(ctx, s.namespace, m.Method, m.Params)
+		if err != nil {
+			var r *Refusal
+			if !errors.As(err, &r) {
+				s.a.log.Warn("runtime helper failed", "method", m.Method, "err", err)
+			}
+			return runner.Failure(m.ID, forCode(err, s.a.cfg.Limits.MaxErrorChars, s.a.redact))
+		}
+		return runner.Success(m.ID, b)
+	}
+	v, err := s.a.helper(ctx, m.Method, m.Params, s.mods, s.namespace)
 	if err == nil {
 		var b []byte
 		if b, err = json.Marshal(v); err == nil {
@@ -79,11 +91,15 @@ type ToolDoc struct {
 	Stub        string          `json:"stub,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
 	Score       float64         `json:"score,omitempty"`
+	// Source is a saved tool's source (query_tool_docs("user_tools",
+	// name, detail="full")).
+	Source string `json:"source,omitempty"`
 }
 
 // helper dispatches one runtime helper. loaded are the servers of the run
-// (nil outside a run).
-func (a *Aggregator) helper(ctx context.Context, method string, params json.RawMessage, loaded map[string]*loaded) (any, error) {
+// (nil outside a run), ns its namespace, whose saved tools the discovery
+// helpers describe too.
+func (a *Aggregator) helper(ctx context.Context, method string, params json.RawMessage, loaded map[string]*loaded, ns string) (any, error) {
 	var p struct {
 		Name   string `json:"name"`
 		Server string `json:"server"`
@@ -136,13 +152,16 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 			Module: stubs.Module(e.alias), Name: e.srv.Name, Tools: docs, Transport: e.srv.Transport,
 		}, nil
 	case "query_tool_docs":
+		if _, server := a.byName[p.Server]; p.Server == UserTools && !server {
+			return a.savedToolDocs(ctx, ns, p.Tool, p.Detail)
+		}
 		e, err := a.lookup(p.Server)
 		if err != nil {
 			return nil, err
 		}
 		return a.docs(ctx, e, p.Tool, p.Detail)
 	case "search_tool_docs":
-		return a.rank(ctx, p.Query, p.Limit, p.Detail)
+		return a.rank(ctx, p.Query, p.Limit, p.Detail, ns)
 	case "capability_summary":
 		var b strings.Builder
 		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_{alias}.{tool}(...)):\n")
@@ -153,8 +172,10 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 			}
 			b.WriteString("\n")
 		}
-		b.WriteString("Find tools with runtime.search_tool_docs(query); read one with runtime.query_tool_docs(server, tool, detail='full').")
-		return b.String(), nil
+		b.WriteString("Find tools with runtime.search_tool_docs(query); read one with runtime.query_tool_docs(server, tool, detail='full').\n")
+		b.WriteString(memoryHelp + "\n")
+		a.summarizeSavedTools(ctx, ns, &b)
+		return strings.TrimSuffix(b.String(), "\n"), nil
 	}
 	return nil, refuse("unknown runtime helper %q", method)
 }
@@ -253,10 +274,11 @@ func toolDoc(e *entry, t upstream.Tool, py, detail string) ToolDoc {
 // searchIndex is the ranking over every allowed tool of every enabled
 // server, rebuilt when a tool list changes.
 type searchIndex struct {
-	gen   int64
-	docs  []ToolDoc
-	ix    *search.Index
-	scope SearchScope
+	gen     int64
+	docs    []ToolDoc
+	entries []search.ToolEntry // what ix was built from, docs[i] is entries[i]
+	ix      *search.Index
+	scope   SearchScope
 }
 
 // SearchScope is what a search covers.
@@ -281,7 +303,7 @@ func (a *Aggregator) SearchScope(ctx context.Context) (SearchScope, error) {
 // never catalogued are started for it, a few at a time, in parallel. The
 // servers' secrets are taken out of the answer (see New).
 func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
-	docs, err := a.rank(ctx, query, limit, detail)
+	docs, err := a.rank(ctx, query, limit, detail, "")
 	return a.redactDocs(docs), a.redact.Error(err)
 }
 
@@ -298,14 +320,17 @@ func (a *Aggregator) redactDocs(docs []ToolDoc) []ToolDoc {
 }
 
 // rank is Search as the program's helper asks it (its answer is redacted
-// with the others).
-func (a *Aggregator) rank(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
+// with the others), with the saved tools of namespace ns ("": none).
+func (a *Aggregator) rank(ctx context.Context, query string, limit int, detail, ns string) ([]ToolDoc, error) {
 	if limit <= 0 {
 		limit = 5
 	}
 	si, err := a.searchIndex(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if ns != "" {
+		si = a.withSavedTools(ctx, si, ns)
 	}
 	out := []ToolDoc{}
 	for _, h := range si.ix.Search(query, limit) {
@@ -356,6 +381,7 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 		}
 	}
 	si.ix = search.NewIndex(entries)
+	si.entries = entries
 	a.search = si
 	return si, nil
 }

@@ -220,7 +220,7 @@ func TestAFloodOfHelperCallsStartsABrokenServerOnce(t *testing.T) {
 	var refused atomic.Int64
 	for range 200 {
 		wg.Go(func() {
-			if _, err := a.helper(t.Context(), "query_tool_docs", json.RawMessage(`{"server":"broken"}`), nil); err != nil {
+			if _, err := a.helper(t.Context(), "query_tool_docs", json.RawMessage(`{"server":"broken"}`), nil, ""); err != nil {
 				refused.Add(1)
 			}
 		})
@@ -251,7 +251,7 @@ func TestAHangingServerDoesNotBlockOthers(t *testing.T) {
 	// Let the hanging start begin, then ask for the lists.
 	time.Sleep(500 * time.Millisecond)
 	for _, method := range []string{"discovered_servers", "list_servers", "capability_summary"} {
-		if _, err := a.helper(t.Context(), method, json.RawMessage(`{}`), nil); err != nil {
+		if _, err := a.helper(t.Context(), method, json.RawMessage(`{}`), nil, ""); err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
 		select {

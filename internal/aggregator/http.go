@@ -30,6 +30,11 @@ import (
 type HTTPOptions struct {
 	// Token, when set, must come as "Authorization: Bearer <Token>".
 	Token string
+	// Tokens are more tokens, each accepted as Token is: one per client,
+	// so that each client's runs keep their memories and saved tools
+	// apart (TokenNamespace). With neither Token nor Tokens, no token is
+	// asked for, and every client's runs share NoAuthNamespace.
+	Tokens []string
 	// AllowedHosts are extra Host header values accepted besides loopback
 	// names (for a server bound to another address, its public names).
 	AllowedHosts []string
@@ -51,6 +56,9 @@ type HTTPOptions struct {
 // session (protocol versions before 2026-07-28) or by closing the run's
 // response stream (2026-07-28 and later, which have no sessions).
 func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
+	if ns := a.cfg.State.Namespace; ns != "" && len(opts.Tokens) > 0 {
+		a.log.Warn("state.namespace is set: every client of serve --http shares its memories and saved tools, whatever its token", "namespace", ns)
+	}
 	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPLogger(a.log))
 	mux := http.NewServeMux()
@@ -113,7 +121,12 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 			origins[n] = true
 		}
 	}
-	want := []byte("Bearer " + opts.Token)
+	var wants [][]byte
+	for _, t := range append([]string{opts.Token}, opts.Tokens...) {
+		if t != "" {
+			wants = append(wants, []byte("Bearer "+t))
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := strings.ToLower(hostOnly(r.Host))
 		if !loopbackName(host) && !allowed[host] {
@@ -148,11 +161,25 @@ func guard(opts HTTPOptions, next http.Handler) http.Handler {
 				return
 			}
 		}
-		if opts.Token != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-code-mode"`)
-			http.Error(w, "Unauthorized: missing or wrong bearer token", http.StatusUnauthorized)
-			return
+		ns := NoAuthNamespace
+		if len(wants) > 0 {
+			got := []byte(r.Header.Get("Authorization"))
+			var match []byte
+			for _, want := range wants { // each compared, in constant time
+				if subtle.ConstantTimeCompare(got, want) == 1 {
+					match = want
+				}
+			}
+			if match == nil {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="mcp-code-mode"`)
+				http.Error(w, "Unauthorized: missing or wrong bearer token", http.StatusUnauthorized)
+				return
+			}
+			ns = TokenNamespace(strings.TrimPrefix(string(match), "Bearer "))
 		}
+		// The runs of this request keep their memories and saved tools in
+		// the namespace of the token it carries.
+		r = r.WithContext(withNamespace(r.Context(), ns))
 		// A body is read only up to the cap; one that says it is larger is
 		// refused before any of it is read.
 		if r.ContentLength > MaxRequestBytes {
@@ -236,6 +263,52 @@ func LoadOrCreateToken(path string) (string, error) {
 		return "", fmt.Errorf("token file %s: the token is shorter than 16 characters; remove the file to make a new one", path)
 	}
 	return token, nil
+}
+
+// maxTokens bounds the tokens of a tokens file.
+const maxTokens = 1000
+
+// LoadTokens reads the bearer tokens of a tokens file (serve --http
+// --tokens-file): one a line, each of 16 characters or more without spaces;
+// blank lines and lines beginning with # are skipped. The file must be
+// readable by its owner alone: one that others can read is refused, since
+// its tokens may be known.
+func LoadTokens(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("tokens file %s: others may read it (mode %#o), so its tokens may be known: chmod 600 it, and make new tokens if others did read it", path, perm)
+	}
+	b, err := safefile.Read(path, 256<<10)
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	var tokens []string
+	seen := map[string]int{}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch prev, dup := seen[line]; {
+		case strings.ContainsAny(line, " \t"):
+			return nil, fmt.Errorf("tokens file %s:%d: a token has no spaces (one token a line)", path, i+1)
+		case len(line) < 16:
+			return nil, fmt.Errorf("tokens file %s:%d: the token is shorter than 16 characters", path, i+1)
+		case dup:
+			return nil, fmt.Errorf("tokens file %s:%d: the same token as line %d", path, i+1, prev)
+		case len(tokens) == maxTokens:
+			return nil, fmt.Errorf("tokens file %s: more than %d tokens", path, maxTokens)
+		}
+		seen[line] = i + 1
+		tokens = append(tokens, line)
+	}
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("tokens file %s: no token in it", path)
+	}
+	return tokens, nil
 }
 
 // NormalizeOrigin checks that origin is a browser origin (http or https,

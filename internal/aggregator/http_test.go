@@ -274,3 +274,76 @@ func TestHTTPGuardTimesOutSlowBodies(t *testing.T) {
 		t.Errorf("a body in time, a long answer: %v %q", err, body)
 	}
 }
+
+// A tokens file holds one token a line; one others can read, a short or
+// repeated token, a token with a space, and an empty file are refused,
+// naming the file and line.
+func TestLoadTokens(t *testing.T) {
+	dir := t.TempDir()
+	write := func(content string, mode os.FileMode) string {
+		p := filepath.Join(dir, fmt.Sprintf("tokens-%d", time.Now().UnixNano()))
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("# clients\n\n  first-token-0123456789  \nsecond-token-0123456789\n", 0o600)
+	tokens, err := LoadTokens(good)
+	if err != nil || strings.Join(tokens, ",") != "first-token-0123456789,second-token-0123456789" {
+		t.Fatalf("LoadTokens = %q, %v", tokens, err)
+	}
+	for content, want := range map[string]string{
+		"short-token\n":                          ":1: the token is shorter than 16 characters",
+		"a-token-0123456789 more\n":              ":1: a token has no spaces",
+		"a-token-0123456789\na-token-0123456789": ":2: the same token as line 1",
+		"# nothing\n\n":                          ": no token in it",
+	} {
+		if _, err := LoadTokens(write(content, 0o600)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("LoadTokens(%q) = %v, want %q", content, err, want)
+		}
+	}
+	for _, mode := range []os.FileMode{0o640, 0o604} {
+		if _, err := LoadTokens(write("first-token-0123456789\n", mode)); err == nil || !strings.Contains(err.Error(), "others may read it") {
+			t.Errorf("a tokens file of mode %#o: %v, want refused", mode, err)
+		}
+	}
+}
+
+// The guard accepts each of several tokens, and gives each request the
+// namespace of its token (NoAuthNamespace without tokens).
+func TestHTTPGuardGivesEachTokenItsNamespace(t *testing.T) {
+	seen := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, namespaceFrom(r.Context())) })
+	opts := HTTPOptions{Tokens: []string{"token-one-0123456789", "token-two-0123456789"}}
+	h := guard(opts, seen)
+	for _, tc := range []struct{ auth, want string }{
+		{"Bearer token-one-0123456789", TokenNamespace("token-one-0123456789")},
+		{"Bearer token-two-0123456789", TokenNamespace("token-two-0123456789")},
+		{"Bearer token-three-0123456789", "401"},
+		{"", "401"},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader("{}"))
+		if tc.auth != "" {
+			r.Header.Set("Authorization", tc.auth)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		got := w.Body.String()
+		if w.Code == http.StatusUnauthorized {
+			got = "401"
+		}
+		if got != tc.want {
+			t.Errorf("Authorization %q: %q, want %q", tc.auth, got, tc.want)
+		}
+	}
+	if a, b := TokenNamespace("token-one-0123456789"), TokenNamespace("token-two-0123456789"); a == b || !strings.HasPrefix(a, "http:") || len(a) != len("http:")+32 {
+		t.Errorf("token namespaces %q and %q", a, b)
+	}
+	w := httptest.NewRecorder()
+	guard(HTTPOptions{}, seen).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/mcp", nil))
+	if w.Body.String() != NoAuthNamespace {
+		t.Errorf("without tokens: namespace %q, want %q", w.Body.String(), NoAuthNamespace)
+	}
+}

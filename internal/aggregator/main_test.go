@@ -39,6 +39,7 @@ func newAgg(t *testing.T, tune func(*config.Config), servers ...config.Server) *
 	t.Helper()
 	cfg := config.Default()
 	cfg.CatalogDir = t.TempDir()
+	cfg.State.Path = filepath.Join(t.TempDir(), "state.db") // never the user's
 	cfg.Runtime = testRuntime()
 	if tune != nil {
 		tune(&cfg)

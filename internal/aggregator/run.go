@@ -28,6 +28,11 @@ type Request struct {
 	// Progress, if set, is called after each tool call with the number of
 	// calls made so far. It must not block.
 	Progress func(calls int)
+	// Namespace is where the program's memories and saved tools are kept:
+	// the front end sets it for the client it serves (serve --http: one
+	// per bearer token). "" is the OS user's (LocalNamespace), as over
+	// stdio and for the CLI; the config's state.namespace overrides both.
+	Namespace string
 }
 
 // Result is what a run gives back; it is also run_python's structured
@@ -174,7 +179,8 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("sandbox: %v", boxErr)
 		return res
 	}
-	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress}
+	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
+		namespace: a.namespace(req.Namespace)}
 	for _, m := range mods {
 		s.mods[m.alias] = m
 	}
@@ -235,6 +241,8 @@ type runState struct {
 	mods     map[string]*loaded // by alias
 	budget   *budget
 	progress func(calls int) // may be nil
+	// namespace is where the run's memories and saved tools are.
+	namespace string
 
 	helperCalls atomic.Int64
 

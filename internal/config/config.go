@@ -20,8 +20,10 @@ import (
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/v2"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
 )
 
 // Version is this program's version, reported to wrapped servers and to
@@ -109,6 +111,94 @@ type ServerConfig struct {
 	Disabled *bool `koanf:"disabled"`
 }
 
+// StateConfig is the [state] table: where programs' memories and saved
+// tools are kept (package state), in which namespace, and the limits of a
+// namespace. DefaultState documents the defaults.
+type StateConfig struct {
+	// Path is the database file ("" when there is no home directory:
+	// then the memory helpers fail with a message that names this key).
+	Path string `koanf:"path"`
+	// Namespace, when set, is the namespace of every run, whoever asks:
+	// the stdio and CLI runs, and every client of serve --http. Unset,
+	// each OS user has one, and each bearer token of serve --http one.
+	Namespace string `koanf:"namespace"`
+
+	MaxValueBytes           int   `koanf:"max_value_bytes"`            // one memory's value, as compact JSON with non-ASCII characters escaped
+	MaxMetadataBytes        int   `koanf:"max_metadata_bytes"`         // one memory's metadata, the same way
+	MaxNamespaceBytes       int64 `koanf:"max_namespace_bytes"`        // all of a namespace's memories and tools
+	MaxKeys                 int   `koanf:"max_keys"`                   // memories in a namespace
+	MaxTools                int   `koanf:"max_tools"`                  // saved tools in a namespace
+	MaxToolSourceBytes      int   `koanf:"max_tool_source_bytes"`      // one saved tool's source
+	MaxToolDescriptionBytes int   `koanf:"max_tool_description_bytes"` // one saved tool's description
+	MaxNameBytes            int   `koanf:"max_name_bytes"`             // a memory key or a tool name
+}
+
+// DefaultState returns the defaults of the [state] table: the database at
+// state.DefaultPath(), no fixed namespace, and the store's default limits
+// (state.DefaultLimits).
+func DefaultState() StateConfig {
+	path, err := state.DefaultPath()
+	if err != nil {
+		path = ""
+	}
+	l := state.DefaultLimits()
+	return StateConfig{
+		Path:                    path,
+		MaxValueBytes:           l.MaxValueBytes,
+		MaxMetadataBytes:        l.MaxMetadataBytes,
+		MaxNamespaceBytes:       l.MaxNamespaceBytes,
+		MaxKeys:                 l.MaxKeys,
+		MaxTools:                l.MaxTools,
+		MaxToolSourceBytes:      l.MaxToolSourceBytes,
+		MaxToolDescriptionBytes: l.MaxToolDescriptionBytes,
+		MaxNameBytes:            l.MaxNameBytes,
+	}
+}
+
+// Limits returns the store's limits.
+func (s StateConfig) Limits() state.Limits {
+	return state.Limits{
+		MaxValueBytes:           s.MaxValueBytes,
+		MaxMetadataBytes:        s.MaxMetadataBytes,
+		MaxNamespaceBytes:       s.MaxNamespaceBytes,
+		MaxKeys:                 s.MaxKeys,
+		MaxTools:                s.MaxTools,
+		MaxToolSourceBytes:      s.MaxToolSourceBytes,
+		MaxToolDescriptionBytes: s.MaxToolDescriptionBytes,
+		MaxNameBytes:            s.MaxNameBytes,
+	}
+}
+
+// stateLineRoom is what a request line of the sandbox's protocol
+// (runner.MaxLine) must keep free besides a memory's value, metadata and
+// key, or a saved tool's source, description and name: the message's
+// other fields, with room to spare.
+const stateLineRoom = 4 << 10
+
+func (s StateConfig) validate() error {
+	if s.Namespace != "" {
+		if err := state.CheckNamespace(s.Namespace); err != nil {
+			return fmt.Errorf("state.namespace: %w", err)
+		}
+	}
+	if s.MaxValueBytes <= 0 || s.MaxMetadataBytes <= 0 || s.MaxNamespaceBytes <= 0 || s.MaxKeys <= 0 || s.MaxTools <= 0 ||
+		s.MaxToolSourceBytes <= 0 || s.MaxToolDescriptionBytes <= 0 || s.MaxNameBytes <= 0 {
+		return fmt.Errorf("the limits of [state] must all be positive")
+	}
+	// A memory travels from the sandbox on one protocol line: its key
+	// (each character up to 6 bytes as a \u escape), value and metadata
+	// must fit one, or a value under the limits could not be saved.
+	if n := s.MaxValueBytes + s.MaxMetadataBytes + 6*s.MaxNameBytes + stateLineRoom; n > runner.MaxLine {
+		return fmt.Errorf("state.max_value_bytes + state.max_metadata_bytes + 6 x state.max_name_bytes must be at most %d (a memory is sent from the sandbox on one line of at most %d bytes), got %d",
+			runner.MaxLine-stateLineRoom, runner.MaxLine, n-stateLineRoom)
+	}
+	if n := s.MaxToolSourceBytes + s.MaxToolDescriptionBytes + 6*s.MaxNameBytes + stateLineRoom; n > runner.MaxLine {
+		return fmt.Errorf("state.max_tool_source_bytes + state.max_tool_description_bytes + 6 x state.max_name_bytes must be at most %d (a tool is sent from the sandbox on one line of at most %d bytes), got %d",
+			runner.MaxLine-stateLineRoom, runner.MaxLine, n-stateLineRoom)
+	}
+	return nil
+}
+
 // DiscoveryConfig says which MCP client config files to read.
 type DiscoveryConfig struct {
 	Skip    []string `koanf:"skip"`    // client IDs not to read (claude-desktop, cursor, vscode, ...)
@@ -138,6 +228,8 @@ type Config struct {
 	// the program printed, and the error), "toon" (the structured result
 	// as TOON, empty fields dropped) or "json" (it as indented JSON).
 	OutputMode string `koanf:"output_mode"`
+	// State is where programs' memories and saved tools are kept.
+	State StateConfig `koanf:"state"`
 
 	// Where Allow, Deny and DefaultPolicy were set (not config keys): a
 	// variable's name, the config file's path, or a flag ("--deny") when
@@ -156,7 +248,8 @@ const (
 // Default returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
 func Default() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact}
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact,
+		State: DefaultState()}
 }
 
 // DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
@@ -309,6 +402,9 @@ func Load(path string, environ []string) (Config, error) {
 		return Config{}, fmt.Errorf("config: image must not be empty")
 	}
 	if err := cfg.Limits.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.State.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	return cfg, nil

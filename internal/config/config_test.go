@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
 )
 
 func writeConfig(t *testing.T, name, content string) string {
@@ -559,5 +561,38 @@ func TestMergeRenamesAProjectServerWhoseNameTheConfigTakes(t *testing.T) {
 	}
 	if len(out) != 3 {
 		t.Errorf("got %d servers, want 3: %+v", len(out), out)
+	}
+}
+
+// The [state] table: the store's defaults, its keys set from the file and
+// the environment, a misspelled key named, and limits that would not let a
+// value under them travel on one protocol line refused.
+func TestStateTable(t *testing.T) {
+	def := Default().State
+	if def.Limits() != state.DefaultLimits() {
+		t.Errorf("the default limits of [state] are %+v, not the store's %+v", def.Limits(), state.DefaultLimits())
+	}
+	if want, _ := state.DefaultPath(); def.Path != want || def.Namespace != "" {
+		t.Errorf("default path %q namespace %q, want %q and none", def.Path, def.Namespace, want)
+	}
+	p := writeConfig(t, "c.toml", "[state]\npath = \"/tmp/x/state.db\"\nnamespace = \"team\"\nmax_keys = 5\n")
+	cfg, err := Load(p, []string{"MCP_CODE_MODE_STATE__MAX_TOOLS=7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.State; s.Path != "/tmp/x/state.db" || s.Namespace != "team" || s.MaxKeys != 5 || s.MaxTools != 7 || s.MaxValueBytes != def.MaxValueBytes {
+		t.Errorf("[state] loaded as %+v", s)
+	}
+	for content, want := range map[string]string{
+		"[state]\nmax_values_bytes = 1\n":        "state.max_values_bytes: unknown key (did you mean max_value_bytes?)",
+		"[state]\nmax_keys = 0\n":                "the limits of [state] must all be positive",
+		"[state]\nmax_value_bytes = 250000\n":    "state.max_value_bytes + state.max_metadata_bytes + 6 x state.max_name_bytes must be at most 258048",
+		"[state]\nmax_tool_source_bytes = 1e6\n": "state.max_tool_source_bytes + state.max_tool_description_bytes",
+		"[state]\nnamespace = \" x\"\n":          "state.namespace: invalid namespace",
+	} {
+		_, err := Load(writeConfig(t, "c.toml", content), nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", content, err, want)
+		}
 	}
 }

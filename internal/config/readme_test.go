@@ -81,7 +81,7 @@ func TestTheREADMEConfigExamplesLoad(t *testing.T) {
 	}
 	for _, m := range inline {
 		var errs []string
-		for _, table := range []string{"", "[limits]\n", "[discovery]\n", "[servers.x]\ncommand = \"x\"\n"} {
+		for _, table := range []string{"", "[limits]\n", "[discovery]\n", "[state]\n", "[servers.x]\ncommand = \"x\"\n"} {
 			_, err := Load(writeConfig(t, "c.toml", table+m[1]+"\n"), nil)
 			if err == nil {
 				errs = nil

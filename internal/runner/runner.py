@@ -23,12 +23,16 @@ import codecs
 import difflib
 import hashlib
 import hmac
+import inspect
 import json
+import keyword
 import os
+import random
 import select
 import signal
 import socket
 import sys
+import time
 import traceback
 import types
 
@@ -36,6 +40,12 @@ import types
 # escaping can grow them) and from the worker (arguments are <= 16 KiB).
 MAX_HOST_LINE = 4 << 20
 MAX_WORKER_LINE = 256 << 10
+# Longest request the worker sends: a larger one would break the line limit
+# (and end the run), so it raises ToolError instead. The supervisor gives
+# the request a new id, which may be a few digits longer.
+MAX_REQUEST = MAX_WORKER_LINE - 1024
+# Tries of update_memory's compare-and-swap before it gives up.
+MAX_UPDATE_ATTEMPTS = 25
 # Output is relayed in chunks small enough that their JSON (escaping can
 # grow a byte to six) stays far below the host's line limit.
 OUTPUT_CHUNK = 16 << 10
@@ -396,9 +406,16 @@ class Channel:
     @staticmethod
     def _encode(msg):
         try:
-            return json.dumps(msg, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+            data = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode() + b"\n"
         except (TypeError, ValueError) as exc:
             raise TypeError("tool arguments must be JSON values: %s" % exc) from None
+        if len(data) > MAX_REQUEST:
+            what = msg.get("method") or "%s.%s" % (msg.get("server"), msg.get("tool"))
+            raise ToolError(
+                "%s: the request is %d bytes as JSON (a character outside ASCII counts as its \\u escape, 6 bytes), "
+                "over the %d bytes one request may carry; nothing was sent" % (what, len(data), MAX_REQUEST)
+            )
+        return data
 
     async def start(self):
         reader, self.writer = await asyncio.open_connection(sock=self.call_sock, limit=MAX_HOST_LINE)
@@ -578,6 +595,265 @@ def make_runtime(channel, modules):
     return rt
 
 
+# ------------------------------------------------------------------ state
+
+
+def as_json(fn, what, value):
+    """Checks that value can be sent as JSON; returns it."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            "%s: the %s must be JSON (dict, list, str, int, float, bool or None): %s" % (fn, what, exc)
+        ) from None
+    return value
+
+
+def check_str(fn, what, value):
+    if not isinstance(value, str):
+        raise TypeError("%s: %s must be a str, not %s" % (fn, what, type(value).__name__))
+
+
+# Each state helper is written once, as a generator of the steps it takes:
+# ("rpc", (method, params)) answered with the host's value, ("await", x)
+# with x awaited, ("sleep", seconds). The plain functions in the program's
+# namespace run the steps blocking (as the _sync helpers do); their twins
+# under runtime are async.
+
+
+def g_save_memory(key, value, metadata=None):
+    """Saves value (JSON) under key; metadata (a dict) replaces the memory's
+    metadata, None keeps what it had. Refusals (limits) raise ToolError."""
+    check_str("save_memory", "key", key)
+    params = {"key": key, "value": as_json("save_memory", "value", value)}
+    if metadata is not None:
+        if not isinstance(metadata, dict):
+            raise TypeError("save_memory: metadata must be a dict or None, not %s" % type(metadata).__name__)
+        params["metadata"] = as_json("save_memory", "metadata", metadata)
+    yield ("rpc", ("save_memory", params))
+
+
+def g_load_memory(key, default=None):
+    """The value saved under key, or default when there is none."""
+    check_str("load_memory", "key", key)
+    cur = yield ("rpc", ("load_memory", {"key": key}))
+    return cur["value"] if cur["found"] else default
+
+
+def g_delete_memory(key):
+    """Deletes the memory of key; True when there was one."""
+    check_str("delete_memory", "key", key)
+    return (yield ("rpc", ("delete_memory", {"key": key})))
+
+
+def g_memory_exists(key):
+    """Whether key has a memory."""
+    check_str("memory_exists", "key", key)
+    return (yield ("rpc", ("memory_exists", {"key": key})))
+
+
+def g_list_memories(prefix=None):
+    """Every memory (whose key starts with prefix), sorted by key: dicts of
+    key, size, metadata, version, created_at and updated_at."""
+    params = {}
+    if prefix is not None:
+        check_str("list_memories", "prefix", prefix)
+        params["prefix"] = prefix
+    return (yield ("rpc", ("list_memories", params)))
+
+
+def g_get_memory_info(key):
+    """All about key's memory but its value (key, size, metadata, version,
+    created_at, updated_at), or None when there is none."""
+    check_str("get_memory_info", "key", key)
+    return (yield ("rpc", ("get_memory_info", {"key": key})))
+
+
+def g_update_memory(key, fn):
+    """Sets key to fn(current value, or None when there is none), atomically:
+    the write is a compare-and-swap on the version read, and fn runs again
+    on the new value when another run wrote in between. Returns the new
+    value."""
+    check_str("update_memory", "key", key)
+    if not callable(fn):
+        raise TypeError("update_memory: fn must be callable, not %s" % type(fn).__name__)
+    cur = yield ("rpc", ("load_memory", {"key": key}))
+    for attempt in range(1, MAX_UPDATE_ATTEMPTS + 1):
+        new = fn(cur["value"] if cur["found"] else None)
+        if hasattr(new, "__await__"):
+            new = yield ("await", new)
+        as_json("update_memory", "new value", new)
+        res = yield ("rpc", ("compare_and_swap_memory", {"key": key, "expected": cur["version"], "value": new}))
+        if res.get("swapped"):
+            return new
+        cur = res
+        if attempt < MAX_UPDATE_ATTEMPTS:
+            yield ("sleep", random.uniform(0, min(0.25, 0.002 * 2**attempt)))
+    raise ToolError(
+        "update_memory(%r): another run changed the memory before each of %d tries; nothing was written"
+        % (key, MAX_UPDATE_ATTEMPTS)
+    )
+
+
+def g_save_tool(name, source, description=""):
+    """Saves source, which must define a function name, as a tool that later
+    runs import with: from user_tools import name."""
+    check_str("save_tool", "name", name)
+    check_str("save_tool", "source", source)
+    check_str("save_tool", "description", description)
+    if not (name.isascii() and name.isidentifier()) or keyword.iskeyword(name) or name.startswith("__"):
+        raise ToolError(
+            "save_tool(%r): the name must be a Python identifier of ASCII letters, digits and underscores, "
+            "not a keyword and not beginning with __" % (name,)
+        )
+    try:
+        tree = ast.parse(source, filename="<user_tools.%s>" % name)
+    except (SyntaxError, ValueError) as exc:
+        msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
+        line = getattr(exc, "lineno", None)
+        where = " (line %d)" % line if line else ""
+        raise ToolError("save_tool(%r): the source does not parse%s: %s" % (name, where, msg)) from None
+    if not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name for n in tree.body):
+        raise ToolError("save_tool(%r): the source defines no top-level function %s(...)" % (name, name))
+    yield ("rpc", ("save_tool", {"name": name, "source": source, "description": description}))
+
+
+def g_delete_tool(name):
+    """Deletes the saved tool name; True when there was one."""
+    check_str("delete_tool", "name", name)
+    return (yield ("rpc", ("delete_tool", {"name": name})))
+
+
+def g_list_tools():
+    """The saved tools: dicts of name, description, signature, source_bytes,
+    created_at and updated_at."""
+    return (yield ("rpc", ("list_tools", {})))
+
+
+STATE_HELPERS = [
+    ("save_memory", g_save_memory),
+    ("load_memory", g_load_memory),
+    ("delete_memory", g_delete_memory),
+    ("memory_exists", g_memory_exists),
+    ("list_memories", g_list_memories),
+    ("get_memory_info", g_get_memory_info),
+    ("update_memory", g_update_memory),
+    ("save_tool", g_save_tool),
+    ("delete_tool", g_delete_tool),
+    ("list_tools", g_list_tools),
+]
+
+
+def make_state(channel, rt):
+    """The state helpers: returns the plain (blocking) functions for the
+    program's namespace, and sets their async twins on rt."""
+
+    def drive_sync(name, gen):
+        try:
+            step = next(gen)
+            while True:
+                kind, arg = step
+                if kind == "rpc":
+                    res = channel.request_sync({"type": "rpc", "method": arg[0], "params": arg[1]})
+                elif kind == "sleep":
+                    time.sleep(arg)
+                    res = None
+                else:
+                    if hasattr(arg, "close"):
+                        arg.close()
+                    raise TypeError(
+                        "%s: fn returned an awaitable; use await runtime.%s(...) for an async fn" % (name, name)
+                    )
+                step = gen.send(res)
+        except StopIteration as stop:
+            return stop.value
+        finally:
+            gen.close()
+
+    async def drive_async(gen):
+        try:
+            step = next(gen)
+            while True:
+                kind, arg = step
+                if kind == "rpc":
+                    res = await channel.request({"type": "rpc", "method": arg[0], "params": arg[1]})
+                elif kind == "sleep":
+                    await asyncio.sleep(arg)
+                    res = None
+                else:
+                    res = await arg
+                step = gen.send(res)
+        except StopIteration as stop:
+            return stop.value
+        finally:
+            gen.close()
+
+    plain = {}
+    for name, g in STATE_HELPERS:
+
+        def bind(name, g):
+            def sync_fn(*args, **kwargs):
+                return drive_sync(name, g(*args, **kwargs))
+
+            async def async_fn(*args, **kwargs):
+                return await drive_async(g(*args, **kwargs))
+
+            for f in (sync_fn, async_fn):
+                f.__name__ = f.__qualname__ = name
+                f.__doc__ = g.__doc__
+                f.__signature__ = inspect.signature(g)
+            return sync_fn, async_fn
+
+        sync_fn, async_fn = bind(name, g)
+        plain[name] = sync_fn
+        setattr(rt, name, async_fn)
+    return plain
+
+
+def make_user_tools(channel, env):
+    """The module user_tools: each attribute is a saved tool, fetched from the
+    host on first use (from user_tools import name) and kept for the run. A
+    tool's source runs in a namespace of its own with env's names: the
+    run's mcp_* modules, runtime, ToolError and the state helpers."""
+    mod = types.ModuleType(
+        "user_tools", "Tools saved with save_tool(name, source, description): from user_tools import name."
+    )
+    loading = set()
+
+    def __getattr__(attr):
+        if attr.startswith("__"):
+            raise AttributeError("module 'user_tools' has no attribute %r" % attr, name=None, obj=None)
+        if attr in loading:
+            raise ImportError("saved tool %r imports itself while it is loaded" % attr, name="user_tools")
+        tool = channel.request_sync({"type": "rpc", "method": "get_tool", "params": {"name": attr}})
+        if tool is None:
+            raise ImportError(
+                "no saved tool %r: list_tools() lists the saved tools; save_tool(name, source, description) saves one"
+                % attr,
+                name="user_tools",
+            )
+        ns = dict(env)
+        ns["__name__"] = "user_tools." + attr
+        ns["__builtins__"] = builtins
+        loading.add(attr)
+        try:
+            try:
+                code = compile(tool["source"], "<user_tools.%s>" % attr, "exec")
+            except (SyntaxError, ValueError) as exc:
+                raise ImportError("saved tool %r does not compile: %s" % (attr, exc), name="user_tools") from None
+            exec(code, ns)
+        finally:
+            loading.discard(attr)
+        fn = ns.get(attr)
+        if not callable(fn):
+            raise ImportError("saved tool %r defines no function %s" % (attr, attr), name="user_tools")
+        setattr(mod, attr, fn)
+        return fn
+
+    mod.__getattr__ = __getattr__
+    return mod
+
+
 def only_program_frames(te, seen=None):
     """Drops the runner's own frames from a TracebackException (and the
     exceptions chained to it or grouped in it): those before the program's
@@ -686,6 +962,10 @@ def worker(start_fd, call_sock, sync_sock):
         mod = make_module(channel, m)
         sys.modules[m["module"]] = mod
         env[m["module"]] = mod
+    env.update(make_state(channel, rt))
+    # What a saved tool's source sees: the same, but its own __name__.
+    tool_env = {k: v for k, v in env.items() if k not in ("__name__", "__builtins__")}
+    sys.modules["user_tools"] = make_user_tools(channel, tool_env)
     not_loaded = {n["module"]: n["server"] for n in start.get("not_loaded") or []}
 
     error, status = None, None

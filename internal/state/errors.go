@@ -69,9 +69,9 @@ func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 func limitSubject(limit string) string {
 	switch limit {
 	case "max_value_bytes":
-		return "the value's size in bytes (as compact JSON)"
+		return "the value's size in bytes (as compact ASCII JSON)"
 	case "max_metadata_bytes":
-		return "the metadata's size in bytes (as compact JSON)"
+		return "the metadata's size in bytes (as compact ASCII JSON)"
 	case "max_namespace_bytes":
 		return "the bytes stored in this namespace"
 	case "max_keys":

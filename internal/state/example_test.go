@@ -51,5 +51,5 @@ func Example() {
 	// <nil>
 	// true compare and swap memory: memory "greeting" changed: version 2, expected 1
 	// true
-	// true save memory: memory "big": the value's size in bytes (as compact JSON) would be 196610, over the limit of 196608 (max_value_bytes)
+	// true save memory: memory "big": the value's size in bytes (as compact ASCII JSON) would be 196610, over the limit of 196608 (max_value_bytes)
 }

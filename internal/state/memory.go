@@ -11,9 +11,12 @@ import (
 
 // Memory is one key's memory, everything about it.
 type Memory struct {
-	Key      string
-	Value    json.RawMessage // compact JSON
-	Metadata json.RawMessage // a compact JSON object, or nil when it has none
+	Key string
+	// Value is compact JSON with every character outside ASCII written as
+	// a \u escape: the form a value has on the sandbox's protocol lines, so
+	// that its size, which the limits count, is its size there.
+	Value    json.RawMessage
+	Metadata json.RawMessage // a JSON object in the same form, or nil when it has none
 	// Version changes on every write of the key: it is 1 more than the
 	// version before, and a key deleted and created again starts above
 	// every version it had, so a version is never seen twice for a key.
@@ -26,7 +29,7 @@ type Memory struct {
 // value.
 type MemoryInfo struct {
 	Key       string
-	Size      int             // the value's size in bytes, as compact JSON
+	Size      int             // the value's size in bytes, in the form Memory.Value has
 	Metadata  json.RawMessage // a compact JSON object, or nil
 	Version   int64
 	CreatedAt time.Time

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -20,6 +21,10 @@ func checkName(kind, what, name string, max int) error {
 	}
 	return checkChars(what, name)
 }
+
+// CheckNamespace checks a namespace as every method does: the same
+// characters as a key (printable, no space at either end), 1 to 512 bytes.
+func CheckNamespace(namespace string) error { return checkNamespace(namespace) }
 
 // checkNamespace checks a namespace, which the caller chooses: the same
 // characters as a key, up to maxNamespaceBytes.
@@ -51,7 +56,10 @@ func checkChars(what, name string) error {
 }
 
 // compactJSON checks that raw is one JSON value (an object when object is
-// set) and returns it without insignificant space.
+// set) and returns it in the form the store keeps: without insignificant
+// space, and with every character outside ASCII written as a \u escape
+// (as Python's json.dumps writes it, and as values travel on the sandbox's
+// protocol lines), so that a value's size is the same whoever wrote it.
 func compactJSON(what string, raw []byte, object bool) ([]byte, error) {
 	if !utf8.Valid(raw) {
 		return nil, &InvalidError{What: what, Reason: "not valid UTF-8"}
@@ -67,5 +75,36 @@ func compactJSON(what string, raw []byte, object bool) ([]byte, error) {
 	if object && out[0] != '{' {
 		return nil, &InvalidError{What: what, Reason: "not a JSON object"}
 	}
-	return out, nil
+	return asciiJSON(out), nil
+}
+
+// asciiJSON writes every character of valid JSON text b outside ASCII as a
+// \u escape (a surrogate pair beyond the Basic Multilingual Plane). Such
+// characters can only be in strings, where the escape means the same.
+func asciiJSON(b []byte) []byte {
+	n := 0
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			n++
+		}
+	}
+	if n == 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+5*n)
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+	}
+	return out
 }

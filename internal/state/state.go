@@ -46,8 +46,8 @@ import (
 // namespace larger (an update to a smaller value, a delete) is allowed even
 // when the namespace is over a limit that was lowered since.
 type Limits struct {
-	MaxValueBytes           int   // one memory's value, as compact JSON
-	MaxMetadataBytes        int   // one memory's metadata, as compact JSON
+	MaxValueBytes           int   // one memory's value, as compact JSON with non-ASCII characters escaped (see [Memory])
+	MaxMetadataBytes        int   // one memory's metadata, in the same form
 	MaxNamespaceBytes       int64 // all of a namespace: keys, values, metadata, tool names, sources and descriptions
 	MaxKeys                 int   // memories in a namespace
 	MaxTools                int   // saved tools in a namespace

@@ -809,3 +809,37 @@ func TestCompareAndSwapAcrossGoroutines(t *testing.T) {
 		t.Errorf("counter = %+v, %v; want 40 at version 40", m, err)
 	}
 }
+
+// Values and metadata are kept with every non-ASCII character escaped, as
+// Python's json.dumps writes them and as they travel to and from the
+// sandbox: a value's size is the same whether a program or the CLI wrote
+// it, and the limits count that size.
+func TestValuesAreKeptAsASCIIJSON(t *testing.T) {
+	ctx := t.Context()
+	limits := DefaultLimits()
+	limits.MaxValueBytes = 60
+	s := openStore(t, limits)
+	if _, err := s.SaveMemory(ctx, "ns", "k", raw(`{"é": "日本 🎉", "s": "\u00e9\n"}`), raw(`{"ü": 1}`)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.LoadMemory(ctx, "ns", "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"\u00e9":"\u65e5\u672c \ud83c\udf89","s":"\u00e9\n"}`; string(m.Value) != want {
+		t.Errorf("value kept as %s, want %s", m.Value, want)
+	}
+	if want := `{"\u00fc":1}`; string(m.Metadata) != want {
+		t.Errorf("metadata kept as %s, want %s", m.Metadata, want)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(m.Value, &back); err != nil || back["é"] != "日本 🎉" {
+		t.Errorf("the value does not decode to what was saved: %v %v", back, err)
+	}
+	// Ten é are 20 bytes of UTF-8 but 62 as they are kept: over 60.
+	_, err = s.SaveMemory(ctx, "ns", "k2", raw(`"`+strings.Repeat("é", 10)+`"`), nil)
+	var le *LimitError
+	if !errors.As(err, &le) || le.Got != 62 {
+		t.Errorf("a value of 10 é: %v; want max_value_bytes with 62 bytes", err)
+	}
+}
