@@ -45,6 +45,7 @@ type Aggregator struct {
 	startSem   chan struct{} // bounds servers started for search and docs
 	runSem     chan struct{} // bounds runs at once
 	notices    StartNotices
+	audit      auditing // see SetAudit
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -237,6 +238,9 @@ func (a *Aggregator) Close() {
 	}
 	wg.Wait()
 	a.wg.Wait()
+	if err := a.audit.log.Close(); err != nil {
+		a.log.Warn("audit log", "err", err)
+	}
 }
 
 // Redact returns s with the values of every configured server's secrets

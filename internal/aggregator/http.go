@@ -52,7 +52,7 @@ type HTTPOptions struct {
 // response stream (2026-07-28 and later, which have no sessions).
 func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
-		server.WithStreamableHTTPLogger(a.log))
+		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
 	return mux

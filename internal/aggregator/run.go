@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
@@ -28,6 +29,10 @@ type Request struct {
 	// Progress, if set, is called after each tool call with the number of
 	// calls made so far. It must not block.
 	Progress func(calls int)
+	// Session and Remote say who asked, for the audit log: the MCP session
+	// (or "cli", or the client's identity on HTTP without sessions) and
+	// the HTTP client's address.
+	Session, Remote string
 }
 
 // Result is what a run gives back; it is also run_python's structured
@@ -80,12 +85,14 @@ type toolView struct {
 func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
 	res.Servers = []string{}
+	id, ran := newRunID(), false
 	defer func() {
 		res.DurationMS = time.Since(began).Milliseconds()
 		if res.Error != nil {
 			msg := a.redact.String(*res.Error)
 			res.Error = &msg
 		}
+		a.auditRun(id, req, res, ran)
 	}()
 
 	entries, err := a.resolve(req.Servers)
@@ -174,10 +181,12 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("sandbox: %v", boxErr)
 		return res
 	}
-	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress}
+	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
+		id: id, session: req.Session, remote: req.Remote}
 	for _, m := range mods {
 		s.mods[m.alias] = m
 	}
+	ran = true
 	s.execute(ctx, req.Code, mods, deadline, &res)
 	res.Calls = int(s.budget.used.Load())
 	return res
@@ -235,6 +244,8 @@ type runState struct {
 	mods     map[string]*loaded // by alias
 	budget   *budget
 	progress func(calls int) // may be nil
+
+	id, session, remote string // for the audit log: the run's id, and who asked (Request)
 
 	helperCalls atomic.Int64
 
@@ -393,7 +404,9 @@ func (s *runState) exitHint() string {
 // call checks one tool call and forwards it.
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
+	began := time.Now()
 	value, err := s.check(ctx, m)
+	s.auditCall(m, time.Since(began), value, err)
 	if err != nil {
 		var r *Refusal
 		if !errors.As(err, &r) {
@@ -434,9 +447,9 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	if err != nil {
 		switch {
 		case errors.Is(err, upstream.ErrMessageTooLarge):
-			return nil, refuse("%s answered %s with a message over the %d-byte limit (limits.max_message_bytes); it was refused unread", mod.srv.Name, m.Tool, limits.MaxMessageBytes)
+			return nil, refuseAs(audit.Error, "", "%s answered %s with a message over the %d-byte limit (limits.max_message_bytes); it was refused unread", mod.srv.Name, m.Tool, limits.MaxMessageBytes)
 		case errors.Is(err, upstream.ErrServerDown):
-			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
+			return nil, refuseAs(audit.Error, "", "%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
 		case errors.Is(err, upstream.ErrRestartLimit):
 			return nil, refuse("%s failed %d times within %v and is not restarted for now; the call to %s was not made", mod.srv.Name, upstream.MaxRestarts+1, upstream.RestartWindow, m.Tool)
 		case errors.Is(err, upstream.ErrNotRestarted):

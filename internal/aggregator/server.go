@@ -182,6 +182,7 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 		return mcp.NewToolResultError("run_python: code is required"), nil
 	}
 	run := Request{Code: args.Code, Servers: args.Servers, Timeout: time.Duration(args.Timeout * float64(time.Second))}
+	run.Session, run.Remote = sessionOf(ctx)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		stop := reportProgress(ctx, req.Params.Meta.ProgressToken, &run)
 		defer stop()

@@ -115,6 +115,48 @@ type DiscoveryConfig struct {
 	Exclude []string `koanf:"exclude"` // discovered servers to leave out, by name
 }
 
+// AuditConfig says where serve and run keep the audit log of the calls
+// programs make, and how much of it.
+type AuditConfig struct {
+	Dir      string `koanf:"dir"`       // "" = $XDG_STATE_HOME/mcp-code-mode/audit (AuditDir)
+	MaxBytes int64  `koanf:"max_bytes"` // audit.log is rotated before it grows past this
+	Keep     int    `koanf:"keep"`      // rotated files kept (audit.log.1 ... audit.log.N)
+	// Arguments puts each call's arguments in its record, with the values
+	// of the configured secrets redacted; without it a record has only
+	// their size and SHA-256.
+	Arguments bool `koanf:"arguments"`
+}
+
+// DefaultAudit returns the audit log's defaults.
+func DefaultAudit() AuditConfig {
+	return AuditConfig{MaxBytes: 10 << 20, Keep: 5}
+}
+
+// AuditDir is the directory of the audit log: Dir, or audit in the state
+// directory.
+func (a AuditConfig) AuditDir() (string, error) {
+	if a.Dir != "" {
+		return a.Dir, nil
+	}
+	dir, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "audit"), nil
+}
+
+func (a AuditConfig) validate() error {
+	switch {
+	case a.Dir != "" && !filepath.IsAbs(a.Dir):
+		return fmt.Errorf("audit.dir must be an absolute path, got %q", a.Dir)
+	case a.MaxBytes < 4096:
+		return fmt.Errorf("audit.max_bytes must be at least 4096 (one record), got %d", a.MaxBytes)
+	case a.Keep < 0 || a.Keep > 1000:
+		return fmt.Errorf("audit.keep must be between 0 and 1000, got %d", a.Keep)
+	}
+	return nil
+}
+
 // Config is everything this program is told: the environment
 // (MCP_CODE_MODE_*), then its own config file, then flags, each overriding
 // the one before.
@@ -138,6 +180,8 @@ type Config struct {
 	// the program printed, and the error), "toon" (the structured result
 	// as TOON, empty fields dropped) or "json" (it as indented JSON).
 	OutputMode string `koanf:"output_mode"`
+	// Audit is the audit log of calls and runs (serve and run keep it).
+	Audit AuditConfig `koanf:"audit"`
 
 	// Where Allow, Deny and DefaultPolicy were set (not config keys): a
 	// variable's name, the config file's path, or a flag ("--deny") when
@@ -156,7 +200,7 @@ const (
 // Default returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
 func Default() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact}
+	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact, Audit: DefaultAudit()}
 }
 
 // DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
@@ -309,6 +353,9 @@ func Load(path string, environ []string) (Config, error) {
 		return Config{}, fmt.Errorf("config: image must not be empty")
 	}
 	if err := cfg.Limits.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.Audit.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	return cfg, nil
