@@ -92,7 +92,7 @@ func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlag
 		c.allow, c.deny = nil, nil
 		wrapped = &s
 	}
-	agg, eng, _, err := setup(c, stderr, wrapped, true)
+	agg, eng, _, err := setup(c, stderr, wrapped, serving)
 	if err != nil {
 		return err
 	}
@@ -254,14 +254,14 @@ func runProgram(cmd *cobra.Command, c *common, s streams, rest []string, names l
 	if err != nil {
 		return err
 	}
-	agg, eng, _, err := setup(c, stderr, nil, false)
+	agg, eng, _, err := setup(c, stderr, nil, runOnce)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, false)
-	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(timeout * float64(time.Second))})
+	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(timeout * float64(time.Second)), Session: "cli"})
 	if asJSON {
 		if err := writeJSON(stdout, res); err != nil {
 			return err
@@ -339,7 +339,7 @@ config files. Servers of the working directory's project files are marked as nee
 
 func showServers(c *common, s streams, asJSON bool) error {
 	stdout, stderr := s.stdout, s.stderr
-	agg, eng, problems, err := setup(c, stderr, nil, false)
+	agg, eng, problems, err := setup(c, stderr, nil, inspect)
 	if err != nil {
 		return err
 	}
@@ -472,7 +472,7 @@ list are started.`,
 
 func listTools(ctx context.Context, c *common, s streams, names []string, asJSON bool) error {
 	stdout, stderr := s.stdout, s.stderr
-	agg, eng, _, err := setup(c, stderr, nil, false)
+	agg, eng, _, err := setup(c, stderr, nil, inspect)
 	if err != nil {
 		return err
 	}
@@ -541,7 +541,7 @@ started first; those that cannot start are named, with the cause, on stderr.`,
 
 func search(ctx context.Context, c *common, s streams, query string, limit int, asJSON bool) error {
 	stdout, stderr := s.stdout, s.stderr
-	agg, eng, _, err := setup(c, stderr, nil, false)
+	agg, eng, _, err := setup(c, stderr, nil, inspect)
 	if err != nil {
 		return err
 	}
@@ -733,7 +733,7 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 			}
 		}
 	}
-	agg, eng, problems, err := setup(c, stderr, nil, false)
+	agg, eng, problems, err := setup(c, stderr, nil, inspect)
 	if err != nil {
 		report(false, "servers", err.Error(), "correct the server entry named above")
 		return exitError{1}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
@@ -238,11 +239,20 @@ func trustStore() (*trust.Store, error) {
 	return trust.Load(trust.Path(dir))
 }
 
+// purpose is what a command sets the aggregator up for.
+type purpose int
+
+const (
+	inspect purpose = iota // servers, tools, search, doctor, trust: no program runs
+	runOnce                // run: one program, in the audit log
+	serving                // serve: programs for a client, in the audit log, with containers started ahead of need
+)
+
 // setup loads the configuration and builds the aggregator, and returns the
-// problems met in client config files (already logged). warm says whether
-// to keep containers started ahead of need (serve does; a one-shot command
-// would only waste them).
-func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*aggregator.Aggregator, *sandbox.Provider, []discovery.Problem, error) {
+// problems met in client config files (already logged). What use runs
+// programs records them in the audit log; serve keeps containers started
+// ahead of need (a one-shot command would only waste them).
+func setup(c *common, stderr io.Writer, wrapped *config.Server, use purpose) (*aggregator.Aggregator, *sandbox.Provider, []discovery.Problem, error) {
 	cfg, path, err := c.load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -262,14 +272,26 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, warm bool) (*agg
 	for _, p := range problems {
 		log.Warn("client config", "problem", p.String())
 	}
+	var auditLog *audit.Log
+	if use != inspect {
+		dir, err := cfg.Audit.AuditDir()
+		if err == nil {
+			auditLog, err = audit.Open(audit.Options{Dir: dir, MaxBytes: cfg.Audit.MaxBytes, Keep: cfg.Audit.Keep})
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	n := 0
-	if warm {
+	if use == serving {
 		n = cfg.Limits.Warm
 	}
 	eng := sandbox.NewProvider(cfg.Spec(), n, log)
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
+		_ = auditLog.Close()
 		return nil, nil, nil, err
 	}
+	agg.SetAudit(auditLog, cfg.Audit.Arguments)
 	return agg, eng, problems, nil
 }

@@ -9,6 +9,7 @@
 //	mcp-code-mode servers [flags]
 //	mcp-code-mode tools [flags] [SERVER...]
 //	mcp-code-mode search [flags] QUERY
+//	mcp-code-mode log [--follow] [--since WHEN] [--json]
 //	mcp-code-mode build-image [flags]
 //	mcp-code-mode trust [flags] [SERVER...]
 //	mcp-code-mode untrust [flags] [SERVER...]
@@ -163,7 +164,7 @@ checks every call.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	root.AddGroup(&cobra.Group{ID: "use", Title: "Use it:"}, &cobra.Group{ID: "set", Title: "Set it up:"})
-	for _, c := range []*cobra.Command{serveCmd(s), runCmd(s), serversCmd(s), toolsCmd(s), searchCmd(s), memoryCmd(s), savedToolsCmd(s)} {
+	for _, c := range []*cobra.Command{serveCmd(s), runCmd(s), serversCmd(s), toolsCmd(s), searchCmd(s), memoryCmd(s), savedToolsCmd(s), logCmd(s)} {
 		c.GroupID = "use"
 		root.AddCommand(c)
 	}

@@ -15,7 +15,7 @@ import (
 // projectServers builds the configuration as the other commands do and
 // returns the servers that come from this directory's project files.
 func projectServers(c *common, stderr io.Writer) ([]aggregator.ServerInfo, error) {
-	agg, eng, _, err := setup(c, stderr, nil, false)
+	agg, eng, _, err := setup(c, stderr, nil, inspect)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,7 @@ type Aggregator struct {
 	storeClosed bool
 	savedMu     sync.Mutex
 	saved       map[string]*savedCache // by namespace
+	audit       auditing               // see SetAudit
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -249,6 +250,9 @@ func (a *Aggregator) Close() {
 	wg.Wait()
 	a.wg.Wait()
 	a.closeState()
+	if err := a.audit.log.Close(); err != nil {
+		a.log.Warn("audit log", "err", err)
+	}
 }
 
 // Redact returns s with the values of every configured server's secrets

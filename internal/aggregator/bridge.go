@@ -20,6 +20,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
@@ -27,12 +28,25 @@ import (
 
 // Refusal is a message of the bridge's own about a call: it reaches the
 // program as ToolError. Every other error reaches it only as a type name.
-type Refusal struct{ Msg string }
+type Refusal struct {
+	Msg string
+	// What the audit log records of the call, when it is not "refused"
+	// with Msg as the reason (Msg may quote an argument's value or a
+	// server's text): see refuseAs.
+	outcome, reason string
+}
 
 func (r *Refusal) Error() string { return r.Msg }
 
 func refuse(format string, args ...any) error {
 	return &Refusal{Msg: fmt.Sprintf(format, args...)}
+}
+
+// refuseAs is refuse for a call the audit log records with another outcome
+// than audit.Refused (the server saw the call), or with reason instead of
+// the message, which may quote what it must not ("" keeps the message).
+func refuseAs(outcome, reason, format string, args ...any) error {
+	return &Refusal{Msg: fmt.Sprintf(format, args...), outcome: outcome, reason: reason}
 }
 
 // hostFault is a failure on the host side whose text must not reach the
@@ -244,13 +258,17 @@ func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes in
 			}
 		}
 		if len(unknown) > 0 {
-			return nil, refuse("%s.%s does not take %s", server, t.Name, strings.Join(slices.Sorted(slices.Values(unknown)), ", "))
+			return nil, refuseAs(audit.Refused, fmt.Sprintf("%s.%s was given %s its schema does not list", server, t.Name, plural(len(unknown), "argument")),
+				"%s.%s does not take %s", server, t.Name, strings.Join(slices.Sorted(slices.Values(unknown)), ", "))
 		}
 	}
 	if err := t.schema.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return nil, refuse("arguments of %s.%s do not match its schema: %s", server, t.Name, schemaErrorText(ve))
+			// The schema's complaint may quote the value ("must be <= 10 but
+			// found 12"): the audit log gets only that it did not match.
+			return nil, refuseAs(audit.Refused, fmt.Sprintf("arguments of %s.%s do not match its schema", server, t.Name),
+				"arguments of %s.%s do not match its schema: %s", server, t.Name, schemaErrorText(ve))
 		}
 		return nil, refuse("arguments of %s.%s do not match its schema", server, t.Name)
 	}
@@ -259,6 +277,14 @@ func (t *checkedTool) checkArgs(server string, args json.RawMessage, maxBytes in
 		return nil, fmt.Errorf("re-encode arguments: %w", err)
 	}
 	return canonical, nil
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // schemaErrorText is a short, stable, one-line account of the failures: the
@@ -304,7 +330,7 @@ func (b *budget) take() error {
 // carrying the tool's own text.
 func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (json.RawMessage, error) {
 	if res == nil {
-		return nil, refuse("%s.%s returned no result", server, tool)
+		return nil, refuseAs(audit.Error, "", "%s.%s returned no result", server, tool)
 	}
 	var texts []string
 	for _, c := range res.Content {
@@ -330,7 +356,9 @@ func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (js
 		if text == "" {
 			text = "no message"
 		}
-		return nil, refuse("%s.%s failed: %s", server, tool, text)
+		// The tool's text may quote its arguments: the audit log gets only
+		// that it failed.
+		return nil, refuseAs(audit.Error, "the tool answered with an error (isError)", "%s.%s failed: %s", server, tool, text)
 	}
 	var value json.RawMessage
 	if len(res.RawStructuredContent) > 0 && string(res.RawStructuredContent) != "null" {
@@ -349,7 +377,7 @@ func resultValue(server, tool string, res *mcp.CallToolResult, maxBytes int) (js
 		value = b
 	}
 	if len(value) > maxBytes {
-		return nil, refuse("the result of %s.%s is %d bytes, over the %d-byte limit; ask for less", server, tool, len(value), maxBytes)
+		return nil, refuseAs(audit.Error, "", "the result of %s.%s is %d bytes, over the %d-byte limit; ask for less", server, tool, len(value), maxBytes)
 	}
 	return value, nil
 }
@@ -374,12 +402,12 @@ func callDeadline(limits config.Limits, ms int64) (time.Duration, string) {
 func callError(ctx, call context.Context, server, tool, deadline string, err error) error {
 	switch {
 	case ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || atOwnDeadline(ctx, call)):
-		return refuse("%s.%s timed out after %s", server, tool, deadline)
+		return refuseAs(audit.Timeout, "", "%s.%s timed out after %s", server, tool, deadline)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return refuse("%s.%s was cancelled: the run ended", server, tool)
+		return refuseAs(audit.Cancelled, "", "%s.%s was cancelled: the run ended", server, tool)
 	}
 	if errors.Is(err, mcp.ErrInvalidParams) {
-		return refuse("%s.%s failed: the server rejected the request as invalid", server, tool)
+		return refuseAs(audit.Error, "", "%s.%s failed: the server rejected the request as invalid", server, tool)
 	}
 	var te *transport.Error
 	if errors.As(err, &te) || errors.Is(err, transport.ErrTransportClosed) {

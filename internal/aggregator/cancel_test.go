@@ -32,6 +32,7 @@ type mcpClient struct {
 	url     string
 	version string // the protocol version it speaks
 	session string // Mcp-Session-Id (before 2026-07-28)
+	token   string // the bearer token it sends, if any
 }
 
 // modern reports whether the client speaks a protocol without sessions.
@@ -80,6 +81,9 @@ func (c *mcpClient) post(ctx context.Context, t *testing.T, id any, method strin
 	}
 	if c.session != "" {
 		req.Header.Set(mcp.HeaderSessionID, c.session)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -60,7 +60,7 @@ func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 		a.log.Warn("state.namespace is set: every client of serve --http shares its memories and saved tools, whatever its token", "namespace", ns)
 	}
 	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
-		server.WithStreamableHTTPLogger(a.log))
+		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
 	return mux

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
@@ -33,6 +34,11 @@ type Request struct {
 	// per bearer token). "" is the OS user's (LocalNamespace), as over
 	// stdio and for the CLI; the config's state.namespace overrides both.
 	Namespace string
+
+	// Session and Remote say who asked, for the audit log: the MCP session
+	// (or "cli", or the client's identity on HTTP without sessions) and
+	// the HTTP client's address.
+	Session, Remote string
 }
 
 // Result is what a run gives back; it is also run_python's structured
@@ -85,12 +91,14 @@ type toolView struct {
 func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
 	res.Servers = []string{}
+	id, ran := newRunID(), false
 	defer func() {
 		res.DurationMS = time.Since(began).Milliseconds()
 		if res.Error != nil {
 			msg := a.redact.String(*res.Error)
 			res.Error = &msg
 		}
+		a.auditRun(id, req, res, ran)
 	}()
 
 	entries, err := a.resolve(req.Servers)
@@ -180,10 +188,11 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		return res
 	}
 	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
-		namespace: a.namespace(req.Namespace)}
+		namespace: a.namespace(req.Namespace), id: id, session: req.Session, remote: req.Remote}
 	for _, m := range mods {
 		s.mods[m.alias] = m
 	}
+	ran = true
 	s.execute(ctx, req.Code, mods, deadline, &res)
 	res.Calls = int(s.budget.used.Load())
 	return res
@@ -243,6 +252,8 @@ type runState struct {
 	progress func(calls int) // may be nil
 	// namespace is where the run's memories and saved tools are.
 	namespace string
+
+	id, session, remote string // for the audit log: the run's id, and who asked (Request)
 
 	helperCalls atomic.Int64
 
@@ -401,7 +412,9 @@ func (s *runState) exitHint() string {
 // call checks one tool call and forwards it.
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
+	began := time.Now()
 	value, err := s.check(ctx, m)
+	s.auditCall(m, time.Since(began), value, err)
 	if err != nil {
 		var r *Refusal
 		if !errors.As(err, &r) {
@@ -442,9 +455,9 @@ func (s *runState) check(ctx context.Context, m runner.Message) (json.RawMessage
 	if err != nil {
 		switch {
 		case errors.Is(err, upstream.ErrMessageTooLarge):
-			return nil, refuse("%s answered %s with a message over the %d-byte limit (limits.max_message_bytes); it was refused unread", mod.srv.Name, m.Tool, limits.MaxMessageBytes)
+			return nil, refuseAs(audit.Error, "", "%s answered %s with a message over the %d-byte limit (limits.max_message_bytes); it was refused unread", mod.srv.Name, m.Tool, limits.MaxMessageBytes)
 		case errors.Is(err, upstream.ErrServerDown):
-			return nil, refuse("%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
+			return nil, refuseAs(audit.Error, "", "%s stopped during the call to %s; it will be restarted on next use", mod.srv.Name, m.Tool)
 		case errors.Is(err, upstream.ErrRestartLimit):
 			return nil, refuse("%s failed %d times within %v and is not restarted for now; the call to %s was not made", mod.srv.Name, upstream.MaxRestarts+1, upstream.RestartWindow, m.Tool)
 		case errors.Is(err, upstream.ErrNotRestarted):

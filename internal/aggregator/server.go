@@ -186,6 +186,7 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 	// is none, and the run is the OS user's.
 	run := Request{Code: args.Code, Servers: args.Servers, Timeout: time.Duration(args.Timeout * float64(time.Second)),
 		Namespace: namespaceFrom(ctx)}
+	run.Session, run.Remote = sessionOf(ctx)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		stop := reportProgress(ctx, req.Params.Meta.ProgressToken, &run)
 		defer stop()

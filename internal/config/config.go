@@ -205,6 +205,48 @@ type DiscoveryConfig struct {
 	Exclude []string `koanf:"exclude"` // discovered servers to leave out, by name
 }
 
+// AuditConfig says where serve and run keep the audit log of the calls
+// programs make, and how much of it.
+type AuditConfig struct {
+	Dir      string `koanf:"dir"`       // "" = $XDG_STATE_HOME/mcp-code-mode/audit (AuditDir)
+	MaxBytes int64  `koanf:"max_bytes"` // audit.log is rotated before it grows past this
+	Keep     int    `koanf:"keep"`      // rotated files kept (audit.log.1 ... audit.log.N)
+	// Arguments puts each call's arguments in its record, with the values
+	// of the configured secrets redacted; without it a record has only
+	// their size and SHA-256.
+	Arguments bool `koanf:"arguments"`
+}
+
+// DefaultAudit returns the audit log's defaults.
+func DefaultAudit() AuditConfig {
+	return AuditConfig{MaxBytes: 10 << 20, Keep: 5}
+}
+
+// AuditDir is the directory of the audit log: Dir, or audit in the state
+// directory.
+func (a AuditConfig) AuditDir() (string, error) {
+	if a.Dir != "" {
+		return a.Dir, nil
+	}
+	dir, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "audit"), nil
+}
+
+func (a AuditConfig) validate() error {
+	switch {
+	case a.Dir != "" && !filepath.IsAbs(a.Dir):
+		return fmt.Errorf("audit.dir must be an absolute path, got %q", a.Dir)
+	case a.MaxBytes < 4096:
+		return fmt.Errorf("audit.max_bytes must be at least 4096 (one record), got %d", a.MaxBytes)
+	case a.Keep < 0 || a.Keep > 1000:
+		return fmt.Errorf("audit.keep must be between 0 and 1000, got %d", a.Keep)
+	}
+	return nil
+}
+
 // Config is everything this program is told: the environment
 // (MCP_CODE_MODE_*), then its own config file, then flags, each overriding
 // the one before.
@@ -230,6 +272,8 @@ type Config struct {
 	OutputMode string `koanf:"output_mode"`
 	// State is where programs' memories and saved tools are kept.
 	State StateConfig `koanf:"state"`
+	// Audit is the audit log of calls and runs (serve and run keep it).
+	Audit AuditConfig `koanf:"audit"`
 
 	// Where Allow, Deny and DefaultPolicy were set (not config keys): a
 	// variable's name, the config file's path, or a flag ("--deny") when
@@ -249,7 +293,7 @@ const (
 // servers, no policy beyond the limits.
 func Default() Config {
 	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact,
-		State: DefaultState()}
+		State: DefaultState(), Audit: DefaultAudit()}
 }
 
 // DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
@@ -405,6 +449,9 @@ func Load(path string, environ []string) (Config, error) {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	if err := cfg.State.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.Audit.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	return cfg, nil
