@@ -54,12 +54,16 @@ type Hit struct {
 // less than the word itself, and a tool scores for each query word by its
 // best expansion.
 type Index struct {
-	docs    []searchDoc
-	servers []searchServer
-	terms   map[string]*searchTerm // stem -> its postings and idf
-	surface map[string]string      // every indexed word as written (lower case) -> its stem
-	byLen   [][][]rune             // surface words by rune length, for typo look-ups
-	names   []string               // tool names, for fuzzy identifier matching
+	params      searchParams
+	docs        []searchDoc
+	servers     []searchServer
+	terms       map[string]*searchTerm // stem -> its postings and idf
+	xterms      map[string]*searchTerm // stem -> its postings and idf in the tools' expansion fields
+	intent      []siblingInfo          // per tool: its reverse sibling, whether it lists, its name's words
+	serverStems map[string]bool        // the stems of the servers' names
+	surface     map[string]string      // every indexed word as written (lower case) -> its stem
+	byLen       [][][]rune             // surface words by rune length, for typo look-ups
+	names       []string               // tool names, for fuzzy identifier matching
 }
 
 // BM25F fields of a tool, with their weights and length normalisation.
@@ -144,16 +148,24 @@ type termExpansion struct {
 	weight float64
 	blend  bool
 	loose  bool
+	direct bool // the query's own word, a correction of it or a hand-written synonym: also looked up in the expansion fields
 }
 
 // NewIndex builds the search index over entries. Hits refer to entries by
 // position.
 func NewIndex(entries []ToolEntry) *Index {
+	return newIndex(entries, defaultSearchParams)
+}
+
+func newIndex(entries []ToolEntry, params searchParams) *Index {
 	ix := &Index{
-		docs:    make([]searchDoc, len(entries)),
-		terms:   map[string]*searchTerm{},
-		surface: map[string]string{},
-		names:   make([]string, len(entries)),
+		params:      params,
+		docs:        make([]searchDoc, len(entries)),
+		terms:       map[string]*searchTerm{},
+		xterms:      map[string]*searchTerm{},
+		serverStems: map[string]bool{},
+		surface:     map[string]string{},
+		names:       make([]string, len(entries)),
 	}
 	type rawPosting struct {
 		doc int32
@@ -161,8 +173,12 @@ func NewIndex(entries []ToolEntry) *Index {
 	}
 	raw := map[string][]rawPosting{}
 	stems := map[string]string{} // word -> stem, shared by all tools
+	xp := newExpander(params)
 	serverIdx := map[string]int32{}
 	nameStems := make([][]string, len(entries))
+	nameWords := make([][]string, len(entries))
+	descTo := make([]map[string]bool, len(entries))
+	descFrom := make([]map[string]bool, len(entries))
 	var totals [numToolFields]float64
 	for i, e := range entries {
 		d := &ix.docs[i]
@@ -173,6 +189,7 @@ func NewIndex(entries []ToolEntry) *Index {
 			s := searchServer{name: e.Server, compact: compactIdent(e.Server)}
 			for _, t := range tokenizeCached(e.Server, stems) {
 				s.stems = append(s.stems, t.stem)
+				ix.serverStems[t.stem] = true
 				if _, ok := ix.surface[t.surface]; !ok {
 					ix.surface[t.surface] = t.stem
 				}
@@ -185,9 +202,13 @@ func NewIndex(entries []ToolEntry) *Index {
 
 		var fields [numToolFields][]searchToken
 		fields[fieldToolName] = tokenizeCached(e.Tool, stems)
+		for _, t := range fields[fieldToolName] {
+			nameWords[i] = append(nameWords[i], t.surface)
+		}
 		fields[fieldToolDesc] = tokenizeCached(e.Description, stems)
 		var pnames, pdescs []string
 		searchSchemaText(e.InputSchema, &pnames, &pdescs)
+		descTo[i], descFrom[i] = descriptionRoles(e.Description)
 		for _, p := range pnames {
 			fields[fieldToolParam] = append(fields[fieldToolParam], tokenizeCached(p, stems)...)
 		}
@@ -219,6 +240,12 @@ func NewIndex(entries []ToolEntry) *Index {
 		for st, c := range tf {
 			raw[st] = append(raw[st], rawPosting{doc: int32(i), tf: *c})
 		}
+		xp.addTool(int32(i), e, fields, stems)
+	}
+	xp.index(ix)
+	ix.findSiblings(nameWords)
+	for i := range ix.intent {
+		ix.intent[i].to, ix.intent[i].from = descTo[i], descFrom[i]
 	}
 
 	var avgLen [numToolFields]float64
@@ -337,7 +364,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		query = string([]rune(query)[:searchMaxQueryRunes])
 	}
 	query = strings.ToValidUTF8(query, " ")
-	groups := ix.expand(query)
+	groups, intent := ix.expand(query)
 	scores := make([]float64, len(ix.docs))
 
 	// The server name scopes: named[s] is how much of server s's name the
@@ -383,6 +410,24 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				}
 			}
 		}
+		// The tools whose words the query word is related to: their
+		// expansion fields.
+		for _, e := range g {
+			t := ix.xterms[e.stem]
+			if t == nil || !e.direct || namedBy[e.stem] != nil {
+				continue
+			}
+			w := e.weight * t.idf * ix.params.expand
+			for _, p := range t.postings {
+				s := w * float64(p.tf)
+				if best[p.doc] == 0 {
+					touched = append(touched, p.doc)
+				}
+				if s > best[p.doc] {
+					best[p.doc] = s
+				}
+			}
+		}
 		for _, d := range touched {
 			scores[d] += best[d]
 			best[d] = 0
@@ -397,6 +442,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 
 	ix.nameBonuses(query, groups, scores)
+	ix.intentBonuses(intent, scores)
 
 	var hits []Hit
 	for i, s := range scores {
@@ -469,29 +515,8 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 // reach stays only in the group that reaches it with the highest weight (the
 // earliest on a tie), so that "make a new folder" does not count a tool's
 // "create" twice.
-func (ix *Index) expand(query string) [][]termExpansion {
-	query = searchRewritePhrases(query)
-	toks := searchTokenize(query, false)
-	var groups [][]termExpansion
-	seen := map[string]bool{}
-	for _, t := range toks {
-		if seen[t.stem] || len(groups) >= searchMaxQueryWords {
-			continue
-		}
-		seen[t.stem] = true
-		g := []termExpansion{{stem: t.stem, weight: 1, blend: true}}
-		_, known := ix.terms[t.stem]
-		if _, ok := ix.surface[t.surface]; ok {
-			known = true
-		}
-		if !known {
-			g = append(g, ix.corrections(t.surface)...)
-		}
-		// Related words of a correction ("refnud" -> "refund" -> "reimburse")
-		// are not followed: two guesses in a row are too weak.
-		g = append(g, searchSynonymStems(t.surface, t.stem)...)
-		groups = append(groups, dedupeExpansions(g))
-	}
+func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
+	groups, intent := ix.queryGroups(searchRewritePhrases(query))
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {
@@ -511,7 +536,7 @@ func (ix *Index) expand(query string) [][]termExpansion {
 		}
 		groups[gi] = out
 	}
-	return groups
+	return groups, intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {
@@ -600,6 +625,8 @@ func dedupeExpansions(g []termExpansion) []termExpansion {
 				out[i].weight = e.weight
 			}
 			out[i].blend = out[i].blend || e.blend
+			out[i].direct = out[i].direct || e.direct
+			out[i].loose = out[i].loose && e.loose
 			continue
 		}
 		pos[e.stem] = len(out)

@@ -1,7 +1,5 @@
 package search
 
-//go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../../testdata/catalogs -out synonyms_wordnet.go
-
 import (
 	"sort"
 	"strings"
@@ -330,10 +328,7 @@ connect: connect link relation
 knowledge: knowledge graph memory
 `
 
-const (
-	searchSynonymWeight = 0.7  // a word from searchDomainTable
-	searchWordNetWeight = 0.35 // a word from wordnetRelated
-)
+const searchSynonymWeight = 0.7 // a word from searchDomainTable
 
 var (
 	searchSynonymsOnce  sync.Once
@@ -413,11 +408,6 @@ func buildSearchSynonyms() {
 			old.loose = true
 		}
 		m[b] = termExpansion{stem: b, weight: max(w, old.weight), blend: blend || old.blend, loose: loose && old.loose}
-	}
-	for w, rel := range wordnetRelated {
-		for r := range strings.FieldsSeq(rel) {
-			add(w, r, searchWordNetWeight, false, true)
-		}
 	}
 	for line := range strings.SplitSeq(searchDomainTable, "\n") {
 		line = strings.TrimSpace(line)
