@@ -24,10 +24,9 @@ type searchParams struct {
 	expandParam float64 // ... of its parameters' names
 	expandMax   int     // most related words taken per tool word
 
-	senseFloor float64 // the weight of a word's least frequent kept sense (its most frequent: 1)
-	lexTable   float64 // scales the hand-written table's words for a related word from the lexicon
+	lexTable float64 // scales the hand-written table's words for a related word from the lexicon
 
-	phrasePart  float64 // the words of a multi-word expression in the query, each on its own
+	phrasePart  float64 // the words of a phrasal verb in the query, each on its own
 	number      float64 // "number" for a numeral in the query
 	numeralSelf float64 // a numeral of the query as itself (a value more than a word of the tool)
 
@@ -49,17 +48,16 @@ var defaultSearchParams = searchParams{
 
 	expand:      0.8,
 	expandGloss: 0.9,
-	expandName:  2.66,
+	expandName:  2.5,
 	expandDesc:  0.5,
 	expandParam: 0.25,
 	expandMax:   24,
 
-	senseFloor: 0,
-	lexTable:   2,
+	lexTable: 2,
 
 	phrasePart:  0.1,
 	number:      2,
-	numeralSelf: 0.665,
+	numeralSelf: 0.7,
 
 	common:     0.3,
 	commonFrom: 300,
@@ -85,13 +83,31 @@ func lexStem(w string) string {
 	return searchStem(w)
 }
 
-// expander builds the tools' expansion fields.
+// expander builds the tools' expansion fields. Terms are interned: a
+// tool's fields are summed in dense arrays indexed by term id.
 type expander struct {
 	p     searchParams
 	lx    *lexicon
-	cache map[string][]lexTerm // word -> its related words
-	raw   map[string][]xPosting
-	lens  []float64
+	cache map[string][]xTerm // word or lemma -> its related terms
+	ids   map[string]int32   // term -> id
+	terms []string           // id -> term
+	raw   [][]xPosting       // id -> postings
+	lens  []float64          // doc -> length of its expansion field
+
+	// scratch, per tool
+	src     map[string]float64
+	own     map[string]bool
+	words   []string
+	starts  map[string]phraseStart
+	acc     [][numXFields]float32
+	touched []int32
+}
+
+// xTerm is a related term of a word, interned, with its weight and field.
+type xTerm struct {
+	id     int32
+	weight float32
+	field  uint8
 }
 
 type xPosting struct {
@@ -100,101 +116,112 @@ type xPosting struct {
 }
 
 func newExpander(p searchParams) *expander {
-	return &expander{p: p, lx: theLexicon(), cache: map[string][]lexTerm{}, raw: map[string][]xPosting{}}
+	return &expander{p: p, lx: theLexicon(), cache: map[string][]xTerm{}, ids: map[string]int32{},
+		src: map[string]float64{}, own: map[string]bool{}, starts: map[string]phraseStart{}}
 }
 
-// related returns the lexicon's related words of w (any inflection), at
-// most expandMax of them.
-func (x *expander) related(w string, stems map[string]string) []lexTerm {
+func (x *expander) id(term string) int32 {
+	if id, ok := x.ids[term]; ok {
+		return id
+	}
+	id := int32(len(x.terms))
+	x.ids[term] = id
+	x.terms = append(x.terms, term)
+	x.raw = append(x.raw, nil)
+	x.acc = append(x.acc, [numXFields]float32{})
+	return id
+}
+
+// related returns the terms related to w (a word in any inflection, or a
+// multi-word lemma): at most expandMax of the lexicon's related words,
+// stemmed, weighed by how common w is; and a lemma itself.
+func (x *expander) related(w string, stems map[string]string) []xTerm {
 	if r, ok := x.cache[w]; ok {
 		return r
 	}
-	var r []lexTerm
+	var out []xTerm
+	if strings.Contains(w, "_") {
+		// The expression itself, as the query would name it.
+		out = append(out, xTerm{id: x.id(w), weight: 1, field: xfieldRelated})
+	}
 	if i, ok := x.lx.baseForm(w); ok {
-		r = x.lx.related(i, senseFilter{}, x.p.senseFloor)
+		rel := x.lx.related(i, senseFilter{})
 		c := x.p.commonness(x.lx.count(i))
-		if len(r) > x.p.expandMax {
-			r = r[:x.p.expandMax]
+		if len(rel) > x.p.expandMax {
+			rel = rel[:x.p.expandMax]
 		}
-		for k := range r {
-			st, ok := stems[r[k].word]
+		for _, r := range rel {
+			st, ok := stems[r.word]
 			if !ok {
-				st = lexStem(r[k].word)
-				stems[r[k].word] = st
+				st = lexStem(r.word)
+				stems[r.word] = st
 			}
-			r[k].stem = st
-			r[k].weight *= c
+			f := uint8(xfieldRelated)
+			if r.gloss {
+				f = xfieldGloss
+			}
+			out = append(out, xTerm{id: x.id(st), weight: float32(r.weight * c), field: f})
 		}
 	}
-	x.cache[w] = r
-	return r
+	x.cache[w] = out
+	return out
 }
 
 // addTool adds tool doc's expansion fields: the related words of the words
 // of its name, description and parameter names, and of the multi-word
 // expressions of its name and description.
 func (x *expander) addTool(doc int32, e ToolEntry, fields [numToolFields][]searchToken, stems map[string]string) {
-	src := map[string]float64{} // word or lemma -> its weight as a source
-	own := map[string]bool{}    // the tool's own stems
-	for f, w := range map[int]float64{fieldToolName: x.p.expandName, fieldToolDesc: x.p.expandDesc, fieldToolParam: x.p.expandParam} {
-		for _, t := range fields[f] {
-			own[t.stem] = true
-			src[t.surface] = max(src[t.surface], w)
+	clear(x.src)
+	clear(x.own)
+	for _, f := range []struct {
+		f int
+		w float64
+	}{{fieldToolName, x.p.expandName}, {fieldToolDesc, x.p.expandDesc}, {fieldToolParam, x.p.expandParam}} {
+		for _, t := range fields[f.f] {
+			x.own[t.stem] = true
+			x.src[t.surface] = max(x.src[t.surface], f.w)
 		}
 	}
+	var toks []searchToken
 	for _, text := range []struct {
 		s string
 		w float64
 	}{{e.Tool, x.p.expandName}, {e.Description, x.p.expandDesc}} {
-		words := searchSplitWords(text.s, true)
-		toks := make([]searchToken, len(words))
-		for i, w := range words {
-			toks[i] = searchToken{surface: w}
+		toks = toks[:0]
+		for _, w := range searchSplitWords(text.s, true) {
+			toks = append(toks, searchToken{surface: w})
 		}
 		for i := range toks {
-			if l, n := x.lx.phraseAt(toks, i); n > 0 {
-				src[l] = max(src[l], text.w)
+			if l, n := x.lx.phraseAt(toks, i, x.starts); n > 0 {
+				x.src[l] = max(x.src[l], text.w)
 			}
 		}
 	}
-	tf := map[string]*[numXFields]float32{}
-	words := make([]string, 0, len(src))
-	for w := range src {
-		words = append(words, w)
+	x.touched = x.touched[:0]
+	x.words = x.words[:0]
+	for w := range x.src {
+		x.words = append(x.words, w)
 	}
-	sort.Strings(words)
-	for _, w := range words {
-		sw := src[w]
-		if strings.Contains(w, "_") {
-			// The expression itself, as the query would name it.
-			c := tf[w]
-			if c == nil {
-				c = new([numXFields]float32)
-				tf[w] = c
-			}
-			c[xfieldRelated] += float32(sw)
-		}
+	sort.Strings(x.words) // the sums below in one order, so ties are stable
+	for _, w := range x.words {
+		sw := x.src[w]
 		for _, r := range x.related(w, stems) {
-			st := r.stem
-			if own[st] {
+			if x.own[x.terms[r.id]] {
 				continue
 			}
-			c := tf[st]
-			if c == nil {
-				c = new([numXFields]float32)
-				tf[st] = c
+			a := &x.acc[r.id]
+			if a[xfieldRelated] == 0 && a[xfieldGloss] == 0 {
+				x.touched = append(x.touched, r.id)
 			}
-			f := xfieldRelated
-			if r.gloss {
-				f = xfieldGloss
-			}
-			c[f] += float32(sw * r.weight)
+			a[r.field] += float32(sw) * r.weight
 		}
 	}
 	var total float64
-	for st, c := range tf {
-		x.raw[st] = append(x.raw[st], xPosting{doc: doc, tf: *c})
-		total += float64(c[xfieldRelated]) + x.p.expandGloss*float64(c[xfieldGloss])
+	for _, id := range x.touched {
+		a := x.acc[id]
+		x.raw[id] = append(x.raw[id], xPosting{doc: doc, tf: a})
+		total += float64(a[xfieldRelated]) + x.p.expandGloss*float64(a[xfieldGloss])
+		x.acc[id] = [numXFields]float32{}
 	}
 	for len(x.lens) <= int(doc) {
 		x.lens = append(x.lens, 0)
@@ -215,18 +242,17 @@ func (x *expander) index(ix *Index) {
 		avg = sum / n
 	}
 	const b = 0.75
-	for st, ps := range x.raw {
+	for id, ps := range x.raw {
+		if len(ps) == 0 {
+			continue
+		}
 		sort.Slice(ps, func(a, c int) bool { return ps[a].doc < ps[c].doc })
 		t := &searchTerm{idf: searchIDF(n, len(ps)), postings: make([]searchPosting, len(ps))}
 		for k, p := range ps {
-			l := 0.0
-			if int(p.doc) < len(x.lens) {
-				l = x.lens[p.doc]
-			}
-			w := (float64(p.tf[xfieldRelated]) + x.p.expandGloss*float64(p.tf[xfieldGloss])) / (1 - b + b*l/avg)
+			w := (float64(p.tf[xfieldRelated]) + x.p.expandGloss*float64(p.tf[xfieldGloss])) / (1 - b + b*x.lens[p.doc]/avg)
 			t.postings[k] = searchPosting{doc: p.doc, tf: float32(w * (searchK1 + 1) / (w + searchK1))}
 		}
-		ix.xterms[st] = t
+		ix.xterms[x.terms[id]] = t
 	}
 }
 
@@ -238,28 +264,57 @@ var searchParticles = map[string]bool{
 	"about": true, "together": true, "apart": true, "forward": true, "ahead": true,
 }
 
-// phraseAt returns the multi-word lemma that toks (lower case, stop words
-// kept) start at i with ("call off", "phone numbers", "took the tag off"),
-// and how many tokens it spans; 0 when none. The longest wins.
-func (lx *lexicon) phraseAt(toks []searchToken, i int) (string, int) {
-	if i >= len(toks) || isSearchStopWord(toks[i].surface) && !searchParticles[toks[i].surface] {
-		return "", 0
+// phraseStart is what a word may start: the most words of a multi-word
+// lemma that one of its forms begins, and those forms.
+type phraseStart struct {
+	longest int
+	firsts  []string
+}
+
+// inflections returns w and the base forms it may be an inflection of.
+func (lx *lexicon) inflections(w string) []string {
+	out := []string{w}
+	if b, ok := lx.forms[w]; ok {
+		out = append(out, b)
 	}
-	base := func(w string) []string {
-		out := []string{w}
-		if b, ok := lx.forms[w]; ok {
-			out = append(out, b)
-		}
-		return append(out, searchBaseForms(w)[1:]...)
-	}
+	return append(out, searchBaseForms(w)[1:]...)
+}
+
+func (lx *lexicon) phraseStartOf(w string) phraseStart {
+	firsts := lx.inflections(w)
 	longest := 0
-	firsts := base(toks[i].surface)
 	for _, f := range firsts {
 		longest = max(longest, lx.phraseStart[f])
 	}
 	if longest == 0 {
+		return phraseStart{}
+	}
+	return phraseStart{longest, firsts}
+}
+
+// phraseAt returns the multi-word lemma that toks (lower case, stop words
+// kept) start at i with ("call off", "phone numbers", "took the tag off"),
+// and how many tokens it spans; 0 when none. The longest wins. starts, when
+// not nil, memoises phraseStartOf.
+func (lx *lexicon) phraseAt(toks []searchToken, i int, starts map[string]phraseStart) (string, int) {
+	if i >= len(toks) || isSearchStopWord(toks[i].surface) && !searchParticles[toks[i].surface] {
 		return "", 0
 	}
+	var st phraseStart
+	if starts != nil {
+		var ok bool
+		if st, ok = starts[toks[i].surface]; !ok {
+			st = lx.phraseStartOf(toks[i].surface)
+			starts[toks[i].surface] = st
+		}
+	} else {
+		st = lx.phraseStartOf(toks[i].surface)
+	}
+	longest, firsts := st.longest, st.firsts
+	if longest == 0 {
+		return "", 0
+	}
+	base := lx.inflections
 	for n := min(longest, len(toks)-i); n >= 2; n-- {
 		words := make([]string, n)
 		for k := range n {
@@ -310,33 +365,37 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		math = math || lx.numeral(t.surface)
 	}
 	// Multi-word expressions, the longest first, none inside another.
-	partOf := make([]bool, len(all))
+	partOf := make([]bool, len(all))  // a word of a phrasal verb
+	covered := make([]bool, len(all)) // a word of any expression
 	var phrases [][]termExpansion
-	var lemmas []string
 	seenPhrase := map[string]bool{}
 	for i := range all {
-		if partOf[i] {
+		if covered[i] {
 			continue
 		}
-		l, n := lx.phraseAt(all, i)
+		l, n := lx.phraseAt(all, i, nil)
 		if n == 0 || seenPhrase[l] {
 			continue
 		}
 		seenPhrase[l] = true
-		lemmas = append(lemmas, l)
 		// The words of a phrasal verb ("call off") say little on their
 		// own; those of a compound noun ("postal code") keep their weight.
-		if li, ok := lx.lookup(l); ok && lx.dominantPart(li) == 'v' {
-			for k := i; k < i+n; k++ {
-				if n <= 3 || k == i || k == i+n-1 {
-					partOf[k] = true
-				}
+		// A verb and a particle apart ("take the tag off") span words of
+		// their own in between.
+		verb := false
+		if li, ok := lx.lookup(l); ok {
+			verb = lx.dominantPart(li) == 'v'
+		}
+		for k := i; k < i+n; k++ {
+			if n <= 3 || k == i || k == i+n-1 {
+				covered[k] = true
+				partOf[k] = verb
 			}
 		}
 		g := []termExpansion{{stem: l, weight: 1, blend: true, direct: true, loose: true}}
 		f := senseFilter{math: math}
 		if li, ok := lx.lookup(l); ok {
-			g = append(g, ix.lexTerms(lx.related(li, f, p.senseFloor))...)
+			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}
 		phrases = append(phrases, dedupeExpansions(g))
 	}
@@ -376,7 +435,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		}
 		if inLexicon {
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}
-			g = append(g, ix.lexTerms(lx.related(li, f, p.senseFloor))...)
+			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}
 		if lx.numeral(t.surface) {
 			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})
@@ -395,7 +454,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		}
 		groups = append(groups, ph)
 	}
-	q := parseIntent(all, lemmas, func(st string) bool { return ix.serverStems[st] })
+	q := parseIntent(all, func(st string) bool { return ix.serverStems[st] })
 	// What the query wants and starts from, with the words a tool may say
 	// for them (its own, and the hand-written table's).
 	widen := func(m map[string]bool) map[string]bool {
@@ -478,8 +537,9 @@ func (lx *lexicon) numeral(w string) bool {
 // lexTerms turns related words into weighted stems, at most lexMax, and
 // adds the words the hand-written table relates to each (not through
 // definitions): the lexicon says "get rid of" is "remove", the table that
-// tools say "delete".
-func (ix *Index) lexTerms(rel []lexTerm) []termExpansion {
+// tools say "delete". Next to numbers (math) the table, which is about
+// software ("add" is "create"), is left out.
+func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
 	p := &ix.params
 	var out []termExpansion
 	for k, r := range rel {
@@ -496,7 +556,10 @@ func (ix *Index) lexTerms(rel []lexTerm) []termExpansion {
 		}
 		st := lexStem(r.word)
 		out = append(out, termExpansion{stem: st, weight: w, loose: true})
-		if r.gloss || p.lexTable <= 0 {
+		if r.gloss {
+			continue
+		}
+		if p.lexTable <= 0 || math {
 			continue
 		}
 		for _, e := range searchSynonymStems(r.word, st) {

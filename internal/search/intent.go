@@ -37,10 +37,10 @@ var searchNegPrefixes = []string{"un", "dis", "de"}
 
 // siblingInfo is what a tool's name says about direction and listing.
 type siblingInfo struct {
-	sibling  int32 // a tool of the same server that does the reverse, or -1
-	undo     bool  // this tool is the one that takes away
-	list     bool  // its name has a verb of listing
-	surfaces []string
+	sibling  int32           // a tool of the same server that does the reverse, or -1
+	undo     bool            // this tool is the one that takes away
+	list     bool            // its name has a verb of listing
+	surfaces []string        // its name's words as written (lower case)
 	to, from map[string]bool // what its description says it gives and starts from
 }
 
@@ -117,56 +117,51 @@ func directionVariants(words []string) []directionVariant {
 }
 
 // queryDirection says whether the query asks to undo (-1), to do (+1), or
-// neither (0): by its words, their prefixes, its multi-word expressions and
-// the lexicon's synonyms of their most frequent senses ("get rid of" is
+// neither (0): by its first word or expression that says either ("stop
+// muting" undoes), through the word itself, a prefix that reverses it, or
+// the lexicon's synonyms of its most frequent sense ("get rid of" is
 // "remove").
-func queryDirection(all []searchToken, phrases []string) int {
+func queryDirection(all []searchToken) int {
 	lx := theLexicon()
-	undo, do := false, false
-	check := func(w string) {
+	cue := func(w string) int {
 		base := w
 		if i, ok := lx.baseForm(w); ok {
-			base = string(lx.wordAt(i))
+			base = lx.wordStrs[i]
 		}
 		switch {
 		case searchUndoWords[w] || searchUndoWords[base]:
-			undo = true
-			return
+			return -1
 		case searchDoWords[w] || searchDoWords[base]:
-			do = true
-			return
+			return 1
 		}
 		for _, p := range searchNegPrefixes {
 			if rest, ok := strings.CutPrefix(base, p); ok && len(rest) >= 3 && searchDoWords[rest] {
-				undo = true
-				return
+				return -1
 			}
 		}
 		if i, ok := lx.baseForm(w); ok {
-			for _, r := range lx.related(i, senseFilter{}, 0) {
+			for _, r := range lx.related(i, senseFilter{}) {
 				if r.weight < 1 || r.gloss {
 					break
 				}
 				if searchUndoWords[r.word] {
-					undo = true
-					return
+					return -1
 				}
 			}
 		}
+		return 0
 	}
-	for _, t := range all {
-		if !isSearchStopWord(t.surface) {
-			check(t.surface)
+	for i, t := range all {
+		if l, n := lx.phraseAt(all, i, nil); n > 0 {
+			if d := cue(l); d != 0 {
+				return d
+			}
 		}
-	}
-	for _, p := range phrases {
-		check(p)
-	}
-	switch {
-	case undo && !do:
-		return -1
-	case do && !undo:
-		return 1
+		if !isSearchStopWord(t.surface) {
+			if d := cue(t.surface); d != 0 {
+				return d
+			}
+		}
 	}
 	return 0
 }
@@ -244,10 +239,11 @@ type parsedQuery struct {
 }
 
 // parseIntent reads the query's direction, plurals and whether it asks for
-// a list; serverWords are the stems that name a server.
-func parseIntent(all []searchToken, phrases []string, serverStem func(string) bool) *parsedQuery {
+// a list; serverStem reports the stems that name a server, which are
+// neither verbs nor nouns of the task.
+func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 	lx := theLexicon()
-	q := &parsedQuery{direction: queryDirection(all, phrases), plurals: map[string]bool{}}
+	q := &parsedQuery{direction: queryDirection(all), plurals: map[string]bool{}}
 	verb := false
 	for _, t := range all {
 		w := t.surface
@@ -296,8 +292,8 @@ var (
 )
 
 // roleStems returns the stems of the words that follow a word of marks in
-// toks (lower case, stop words kept), up to three, up to the next stop word
-// other than "and" and "or".
+// toks (lower case, stop words kept): up to three, skipping articles, "and"
+// and "or", and up to the next other stop word.
 func roleStems(toks []searchToken, marks map[string]bool) map[string]bool {
 	var out map[string]bool
 	for i, t := range toks {

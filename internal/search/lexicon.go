@@ -55,6 +55,7 @@ type lexicon struct {
 	// are indexes into words.
 	memberAt []uint32
 	members  []uint32
+	wordStrs []string // the words of the word lines, in order
 	// The first words of multi-word lemmas, with the most words of one.
 	phraseStart map[string]int
 	// The first synset of each part of speech after the adjectives:
@@ -241,6 +242,10 @@ func parseLexicon(gz []byte) (*lexicon, error) {
 	for s := 1; s < len(count); s++ {
 		count[s] += count[s-1]
 	}
+	lx.wordStrs = make([]string, len(lx.words))
+	for i := range lx.words {
+		lx.wordStrs[i] = string(lx.wordAt(i))
+	}
 	lx.memberAt = count
 	lx.members = make([]uint32, count[len(count)-1])
 	fill := make([]uint32, len(lx.synsets))
@@ -273,8 +278,8 @@ func (lx *lexicon) wordAt(i int) []byte {
 
 // lookup returns the index of w's word line.
 func (lx *lexicon) lookup(w string) (int, bool) {
-	i := sort.Search(len(lx.words), func(i int) bool { return string(lx.wordAt(i)) >= w })
-	if i < len(lx.words) && string(lx.wordAt(i)) == w {
+	i := sort.SearchStrings(lx.wordStrs, w)
+	if i < len(lx.wordStrs) && lx.wordStrs[i] == w {
 		return i, true
 	}
 	return 0, false
@@ -283,24 +288,27 @@ func (lx *lexicon) lookup(w string) (int, bool) {
 // count returns how often word line i's word occurs in WordNet's
 // sense-tagged corpus.
 func (lx *lexicon) count(i int) int {
-	f := bytes.Fields(lx.lineAt(lx.words[i]))
-	if len(f) < 2 {
-		return 0
+	k := 0
+	for f := range bytes.FieldsSeq(lx.lineAt(lx.words[i])) {
+		if k == 1 {
+			n, err := strconv.Atoi(string(f))
+			if err != nil || n < 0 {
+				return 0
+			}
+			return n
+		}
+		k++
 	}
-	n, err := strconv.Atoi(string(f[1]))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
+	return 0
 }
 
 // eachSense calls fn for every sense on word line i, heaviest first.
 func (lx *lexicon) eachSense(i int, fn func(lexSense)) {
-	f := bytes.Fields(lx.lineAt(lx.words[i]))
-	if len(f) < 2 {
-		return
-	}
-	for _, f := range f[2:] {
+	k := 0
+	for f := range bytes.FieldsSeq(lx.lineAt(lx.words[i])) {
+		if k++; k <= 2 { // the word and its count
+			continue
+		}
 		num, w, hasW := bytes.Cut(f, []byte(":"))
 		s, err := strconv.ParseInt(string(num), 36, 32)
 		if err != nil {
@@ -337,7 +345,7 @@ func (lx *lexicon) eachLemma(s int, fn func(string)) {
 		fn(string(f))
 	}
 	for _, w := range lx.members[lx.memberAt[s]:lx.memberAt[s+1]] {
-		fn(string(lx.wordAt(int(w))))
+		fn(lx.wordStrs[w])
 	}
 }
 
@@ -394,7 +402,6 @@ func (lx *lexicon) baseForm(w string) (int, bool) {
 // synonym or a link.
 type lexTerm struct {
 	word   string
-	stem   string // filled in by users that need it
 	weight float64
 	gloss  bool
 }
@@ -411,8 +418,8 @@ const (
 // highest weight, heaviest first (then in alphabetical order): the lemmas
 // of its senses, the lemmas of the synsets they link to, and the content
 // words of their definitions. The word itself is left out. Only the senses
-// that pass f count. A sense's weight w counts as floor+(1-floor)*w.
-func (lx *lexicon) related(i int, f senseFilter, floor float64) []lexTerm {
+// that pass f count.
+func (lx *lexicon) related(i int, f senseFilter) []lexTerm {
 	self := string(lx.wordAt(i))
 	best := map[string]lexTerm{}
 	add := func(w string, weight float64, gloss bool) {
@@ -429,7 +436,6 @@ func (lx *lexicon) related(i int, f senseFilter, floor float64) []lexTerm {
 		if !keep(s) {
 			return
 		}
-		s.weight = floor + (1-floor)*s.weight
 		lx.eachLemma(s.synset, func(w string) { add(w, s.weight*lexSynonymWeight, false) })
 		lx.eachLink(s.synset, func(_ byte, t int, word string) {
 			if word != "" {
@@ -454,7 +460,7 @@ func (lx *lexicon) related(i int, f senseFilter, floor float64) []lexTerm {
 }
 
 // senseFilter says which senses of a word count: arithmetic ones only when
-// math is set; when parts names parts of speech ("v", "na") and the word
+// math is set, and then only those if the word has any; when parts names parts of speech ("v", "na") and the word
 // has a sense of one of them, only those.
 type senseFilter struct {
 	math  bool
@@ -463,6 +469,14 @@ type senseFilter struct {
 
 // senseKeeper returns whether a sense of word line i passes f.
 func (lx *lexicon) senseKeeper(i int, f senseFilter) func(lexSense) bool {
+	if f.math {
+		// Next to numbers, a word's arithmetic senses are the ones meant.
+		found := false
+		lx.eachSense(i, func(s lexSense) { found = found || s.math })
+		if found {
+			return func(s lexSense) bool { return s.math }
+		}
+	}
 	parts := f.parts
 	if parts != "" {
 		found := false

@@ -45,14 +45,33 @@ type Hit struct {
 //     person" is memory.delete_entities, not the "everything" server);
 //   - bonuses from its name: the query spells the name (any case style,
 //     optionally server-qualified), starts it, covers its words, or matches it
-//     as an identifier (github.com/sahilm/fuzzy).
+//     as an identifier (github.com/sahilm/fuzzy);
+//   - its expansion fields: the words related to its own (their synonyms,
+//     hypernyms, derived forms, the nouns an adjective values, and the words
+//     of their definitions), from a lexicon derived from WordNet
+//     (lexicon.go), so that a query in plain words meets a tool named in
+//     jargon ("how heavy is it" finds a tool that measures weight);
+//   - which way the query points (intent.go): of two tools of a server whose
+//     names differ only by a verb of doing or undoing or an un-/dis-/de-
+//     prefix (add_label and remove_label, mute_host and unmute_host), the
+//     one the query's first such word points to ranks above the other; a
+//     tool that gives what the query wants ("... to coordinates") or starts
+//     from what it has ranks up; a query of the server's name and plural
+//     nouns ("stripe invoices") favours the tools that list.
 //
-// Every query word is expanded with related words (synonyms.go: a hand-written
-// table of domain verbs and nouns, and WordNet synonyms restricted to catalog
-// vocabulary) and, when the index does not know it, with the known words
-// within a small edit distance and those it is a prefix of. Expansions weigh
-// less than the word itself, and a tool scores for each query word by its
-// best expansion.
+// Every query word is expanded with related words (synonyms.go: a
+// hand-written table of domain verbs and nouns; the lexicon: synonyms,
+// hypernyms and links of its senses, weighed by how frequent each sense is,
+// the words of their definitions, and the hand-written table's words for
+// those) and, when the index does not know it, with the known words within a
+// small edit distance and those it is a prefix of. A multi-word expression
+// of the lexicon ("call off", "get rid of", "take the tag off") is a word of
+// its own, and the words of a phrasal verb then count little alone. Next to
+// numbers, words take their arithmetic senses ("plus" is an addition).
+// Common English words (by their frequency in WordNet's tagged corpus) weigh
+// less. Expansions weigh less than the word itself, and a tool scores for
+// each query word by its best expansion. The weights are searchParams,
+// fitted on the tuning set of the search benchmark.
 type Index struct {
 	params      searchParams
 	docs        []searchDoc
@@ -142,7 +161,7 @@ type searchToken struct {
 // term, so that a rare way of saying a common thing ("make" for "create")
 // does not outweigh the tools that say it the common way.
 //
-// Loose expansions (WordNet's) are too unsure to name a server.
+// Loose expansions (the lexicon's) are too unsure to name a server.
 type termExpansion struct {
 	stem   string
 	weight float64

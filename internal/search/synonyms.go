@@ -13,10 +13,9 @@ import (
 // that use a word on the right). A query word finds its line as written or
 // through its base form ("deleting" -> "delete", see searchBaseForms); the
 // related words are stemmed, so "list" finds tools that say "lists" or
-// "listing". Expansions from this table
-// weigh searchSynonymWeight, those from WordNet (synonyms_wordnet.go)
-// searchWordNetWeight; both weigh less than the query's own words. Only the "="
-// groups blend (see termExpansion).
+// "listing". Expansions from this table weigh searchSynonymWeight, less
+// than the query's own words; those from the lexicon (lexicon.go) are
+// weighed by searchParams. Only the "=" groups blend (see termExpansion).
 const searchDomainTable = `
 # create / delete / change
 = create make new add generate init initialize insert

@@ -20,21 +20,25 @@
 //
 //   - how often it occurs in WordNet's sense-tagged corpus (cntlist.rev,
 //     all senses together), which says how common a word it is;
-//   - its senses that occur in that corpus,
-//     each weighed by its share of the lemma's tagged occurrences, leaving
-//     out senses with less than a tenth of the most frequent one's count,
-//     at most -senses per part of speech; a part of speech with no tagged
-//     sense contributes its first sense, weighed low; multi-word nouns and
-//     adjectives that never occur in the tagged corpus are left out, as
-//     are proper names (instances) and the senses filed under animals and
-//     plants;
+//   - its senses that occur in that corpus, each weighed by its share of
+//     the lemma's tagged occurrences, leaving out senses with less than a
+//     tenth of the most frequent one's count, at most -senses per part of
+//     speech; a part of speech with no tagged sense contributes its first
+//     sense (weighed low when another part of speech has tagged ones);
+//     multi-word nouns and adjectives that never occur in the tagged
+//     corpus are left out, as are proper names (instances) and the senses
+//     filed under animals and plants;
 //   - for each kept sense (synset): its lemmas, the content words of its
 //     definition (not its quoted examples), and its links to other synsets:
 //     hypernyms, attributes (tall -> height), the head of a similar
 //     adjective, pertainyms (monthly -> month) and derivations
 //     (convert -> conversion), whose lemmas are kept too;
 //   - the senses of arithmetic ("plus": addition), which a reader takes
-//     only next to numbers.
+//     only next to numbers;
+//   - the irregular inflections of the kept lemmas ("ran" -> "run").
+//
+// The same WordNet files give the same bytes (gzip without a name or a
+// time), so make check-generated can compare them.
 package main
 
 import (
