@@ -168,9 +168,10 @@ func (x *expander) related(w string, stems map[string]string) []xTerm {
 }
 
 // addTool adds tool doc's expansion fields: the related words of the words
-// of its name, description and parameter names, and of the multi-word
-// expressions of its name and description.
-func (x *expander) addTool(doc int32, e ToolEntry, fields [numToolFields][]searchToken, stems map[string]string) {
+// of its name, description and parameter names (fields), and of the
+// multi-word expressions of its name and description (texts: their words,
+// stop words kept).
+func (x *expander) addTool(doc int32, fields [numToolFields][]searchToken, texts [2][]string, stems map[string]string) {
 	clear(x.src)
 	clear(x.own)
 	for _, f := range []struct {
@@ -183,17 +184,14 @@ func (x *expander) addTool(doc int32, e ToolEntry, fields [numToolFields][]searc
 		}
 	}
 	var toks []searchToken
-	for _, text := range []struct {
-		s string
-		w float64
-	}{{e.Tool, x.p.expandName}, {e.Description, x.p.expandDesc}} {
+	for k, w := range [2]float64{x.p.expandName, x.p.expandDesc} {
 		toks = toks[:0]
-		for _, w := range searchSplitWords(text.s, true) {
-			toks = append(toks, searchToken{surface: w})
+		for _, s := range texts[k] {
+			toks = append(toks, searchToken{surface: s})
 		}
 		for i := range toks {
 			if l, n := x.lx.phraseAt(toks, i, x.starts); n > 0 {
-				x.src[l] = max(x.src[l], text.w)
+				x.src[l] = max(x.src[l], w)
 			}
 		}
 	}

@@ -220,11 +220,14 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 		ix.names[i] = e.Tool
 
 		var fields [numToolFields][]searchToken
-		fields[fieldToolName] = tokenizeCached(e.Tool, stems)
+		// Name and description with their stop words, which multi-word
+		// expressions need ("call off", "sign in").
+		nameAll, descAll := searchSplitWords(e.Tool, true), searchSplitWords(e.Description, true)
+		fields[fieldToolName] = stemWords(nameAll, stems)
 		for _, t := range fields[fieldToolName] {
 			nameWords[i] = append(nameWords[i], t.surface)
 		}
-		fields[fieldToolDesc] = tokenizeCached(e.Description, stems)
+		fields[fieldToolDesc] = stemWords(descAll, stems)
 		var pnames, pdescs []string
 		searchSchemaText(e.InputSchema, &pnames, &pdescs)
 		descTo[i], descFrom[i] = descriptionRoles(e.Description)
@@ -259,7 +262,7 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 		for st, c := range tf {
 			raw[st] = append(raw[st], rawPosting{doc: int32(i), tf: *c})
 		}
-		xp.addTool(int32(i), e, fields, stems)
+		xp.addTool(int32(i), fields, [2][]string{nameAll, descAll}, stems)
 	}
 	xp.index(ix)
 	ix.findSiblings(nameWords)
@@ -358,15 +361,22 @@ func searchIDF(n float64, df int) float64 {
 // tokenizeCached is searchTokenize with stop words dropped and stems
 // memoised in cache.
 func tokenizeCached(text string, cache map[string]string) []searchToken {
-	words := searchSplitWords(text, false)
-	out := make([]searchToken, len(words))
-	for i, w := range words {
+	return stemWords(searchSplitWords(text, true), cache)
+}
+
+// stemWords is tokenizeCached for text already split (stop words kept).
+func stemWords(words []string, cache map[string]string) []searchToken {
+	out := make([]searchToken, 0, len(words))
+	for _, w := range words {
+		if isSearchStopWord(w) {
+			continue
+		}
 		st, ok := cache[w]
 		if !ok {
 			st = searchStem(w)
 			cache[w] = st
 		}
-		out[i] = searchToken{surface: w, stem: st}
+		out = append(out, searchToken{surface: w, stem: st})
 	}
 	return out
 }
