@@ -98,7 +98,7 @@ FUZZTIME ?= 20s
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) bash .ci/fuzz.sh
 
-# Rewrites the generated files (go generate; the WordNet synonyms need
+# Rewrites the generated files (go generate; the WordNet lexicon needs
 # Debian's wordnet-base, installed when run as root) and the golden files
 # (go test -update in each package that has the flag).
 generate:

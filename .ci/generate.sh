@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make generate`: rewrites every generated file and golden file in place:
-#   - go generate ./... (internal/search/synonyms_wordnet.go, from WordNet
-#     3.0: Debian's wordnet-base, installed here when run as root);
+#   - go generate ./... (internal/search/lexicon.txt.gz, from WordNet 3.0:
+#     Debian's wordnet-base, installed here when run as root);
 #   - the golden files of each package whose tests take -update (go test
 #     -update there).
 # `make check-generated` (--check): does the same in a scratch copy of the
@@ -35,7 +35,7 @@ if [ "${1:-}" = --check ]; then
   exit 0
 fi
 
-# WordNet 3.0 for internal/search/internal/gensynonyms.
+# WordNet 3.0 for internal/search/internal/genlexicon.
 if [ ! -f /usr/share/wordnet/data.noun ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "generate: WordNet is missing; install Debian's wordnet-base and retry" >&2

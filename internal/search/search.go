@@ -45,21 +45,44 @@ type Hit struct {
 //     person" is memory.delete_entities, not the "everything" server);
 //   - bonuses from its name: the query spells the name (any case style,
 //     optionally server-qualified), starts it, covers its words, or matches it
-//     as an identifier (github.com/sahilm/fuzzy).
+//     as an identifier (github.com/sahilm/fuzzy);
+//   - its expansion fields: the words related to its own (their synonyms,
+//     hypernyms, derived forms, the nouns an adjective values, and the words
+//     of their definitions), from a lexicon derived from WordNet
+//     (lexicon.go), so that a query in plain words meets a tool named in
+//     jargon ("how heavy is it" finds a tool that measures weight);
+//   - which way the query points (intent.go): of two tools of a server whose
+//     names differ only by a verb of doing or undoing or an un-/dis-/de-
+//     prefix (add_label and remove_label, mute_host and unmute_host), the
+//     one the query's first such word points to ranks above the other; a
+//     tool that gives what the query wants ("... to coordinates") or starts
+//     from what it has ranks up; a query of the server's name and plural
+//     nouns ("stripe invoices") favours the tools that list.
 //
-// Every query word is expanded with related words (synonyms.go: a hand-written
-// table of domain verbs and nouns, and WordNet synonyms restricted to catalog
-// vocabulary) and, when the index does not know it, with the known words
-// within a small edit distance and those it is a prefix of. Expansions weigh
-// less than the word itself, and a tool scores for each query word by its
-// best expansion.
+// Every query word is expanded with related words (synonyms.go: a
+// hand-written table of domain verbs and nouns; the lexicon: synonyms,
+// hypernyms and links of its senses, weighed by how frequent each sense is,
+// the words of their definitions, and the hand-written table's words for
+// those) and, when the index does not know it, with the known words within a
+// small edit distance and those it is a prefix of. A multi-word expression
+// of the lexicon ("call off", "get rid of", "take the tag off") is a word of
+// its own, and the words of a phrasal verb then count little alone. Next to
+// numbers, words take their arithmetic senses ("plus" is an addition).
+// Common English words (by their frequency in WordNet's tagged corpus) weigh
+// less. Expansions weigh less than the word itself, and a tool scores for
+// each query word by its best expansion. The weights are searchParams,
+// fitted on the tuning set of the search benchmark.
 type Index struct {
-	docs    []searchDoc
-	servers []searchServer
-	terms   map[string]*searchTerm // stem -> its postings and idf
-	surface map[string]string      // every indexed word as written (lower case) -> its stem
-	byLen   [][][]rune             // surface words by rune length, for typo look-ups
-	names   []string               // tool names, for fuzzy identifier matching
+	params      searchParams
+	docs        []searchDoc
+	servers     []searchServer
+	terms       map[string]*searchTerm // stem -> its postings and idf
+	xterms      map[string]*searchTerm // stem -> its postings and idf in the tools' expansion fields
+	intent      []siblingInfo          // per tool: its reverse sibling, whether it lists, its name's words
+	serverStems map[string]bool        // the stems of the servers' names
+	surface     map[string]string      // every indexed word as written (lower case) -> its stem
+	byLen       [][][]rune             // surface words by rune length, for typo look-ups
+	names       []string               // tool names, for fuzzy identifier matching
 }
 
 // BM25F fields of a tool, with their weights and length normalisation.
@@ -138,22 +161,30 @@ type searchToken struct {
 // term, so that a rare way of saying a common thing ("make" for "create")
 // does not outweigh the tools that say it the common way.
 //
-// Loose expansions (WordNet's) are too unsure to name a server.
+// Loose expansions (the lexicon's) are too unsure to name a server.
 type termExpansion struct {
 	stem   string
 	weight float64
 	blend  bool
 	loose  bool
+	direct bool // the query's own word, a correction of it or a hand-written synonym: also looked up in the expansion fields
 }
 
 // NewIndex builds the search index over entries. Hits refer to entries by
 // position.
 func NewIndex(entries []ToolEntry) *Index {
+	return newIndex(entries, defaultSearchParams)
+}
+
+func newIndex(entries []ToolEntry, params searchParams) *Index {
 	ix := &Index{
-		docs:    make([]searchDoc, len(entries)),
-		terms:   map[string]*searchTerm{},
-		surface: map[string]string{},
-		names:   make([]string, len(entries)),
+		params:      params,
+		docs:        make([]searchDoc, len(entries)),
+		terms:       map[string]*searchTerm{},
+		xterms:      map[string]*searchTerm{},
+		serverStems: map[string]bool{},
+		surface:     map[string]string{},
+		names:       make([]string, len(entries)),
 	}
 	type rawPosting struct {
 		doc int32
@@ -161,8 +192,12 @@ func NewIndex(entries []ToolEntry) *Index {
 	}
 	raw := map[string][]rawPosting{}
 	stems := map[string]string{} // word -> stem, shared by all tools
+	xp := newExpander(params)
 	serverIdx := map[string]int32{}
 	nameStems := make([][]string, len(entries))
+	nameWords := make([][]string, len(entries))
+	descTo := make([]map[string]bool, len(entries))
+	descFrom := make([]map[string]bool, len(entries))
 	var totals [numToolFields]float64
 	for i, e := range entries {
 		d := &ix.docs[i]
@@ -173,6 +208,7 @@ func NewIndex(entries []ToolEntry) *Index {
 			s := searchServer{name: e.Server, compact: compactIdent(e.Server)}
 			for _, t := range tokenizeCached(e.Server, stems) {
 				s.stems = append(s.stems, t.stem)
+				ix.serverStems[t.stem] = true
 				if _, ok := ix.surface[t.surface]; !ok {
 					ix.surface[t.surface] = t.stem
 				}
@@ -184,10 +220,17 @@ func NewIndex(entries []ToolEntry) *Index {
 		ix.names[i] = e.Tool
 
 		var fields [numToolFields][]searchToken
-		fields[fieldToolName] = tokenizeCached(e.Tool, stems)
-		fields[fieldToolDesc] = tokenizeCached(e.Description, stems)
+		// Name and description with their stop words, which multi-word
+		// expressions need ("call off", "sign in").
+		nameAll, descAll := searchSplitWords(e.Tool, true), searchSplitWords(e.Description, true)
+		fields[fieldToolName] = stemWords(nameAll, stems)
+		for _, t := range fields[fieldToolName] {
+			nameWords[i] = append(nameWords[i], t.surface)
+		}
+		fields[fieldToolDesc] = stemWords(descAll, stems)
 		var pnames, pdescs []string
 		searchSchemaText(e.InputSchema, &pnames, &pdescs)
+		descTo[i], descFrom[i] = descriptionRoles(e.Description)
 		for _, p := range pnames {
 			fields[fieldToolParam] = append(fields[fieldToolParam], tokenizeCached(p, stems)...)
 		}
@@ -219,6 +262,12 @@ func NewIndex(entries []ToolEntry) *Index {
 		for st, c := range tf {
 			raw[st] = append(raw[st], rawPosting{doc: int32(i), tf: *c})
 		}
+		xp.addTool(int32(i), fields, [2][]string{nameAll, descAll}, stems)
+	}
+	xp.index(ix)
+	ix.findSiblings(nameWords)
+	for i := range ix.intent {
+		ix.intent[i].to, ix.intent[i].from = descTo[i], descFrom[i]
 	}
 
 	var avgLen [numToolFields]float64
@@ -312,15 +361,22 @@ func searchIDF(n float64, df int) float64 {
 // tokenizeCached is searchTokenize with stop words dropped and stems
 // memoised in cache.
 func tokenizeCached(text string, cache map[string]string) []searchToken {
-	words := searchSplitWords(text, false)
-	out := make([]searchToken, len(words))
-	for i, w := range words {
+	return stemWords(searchSplitWords(text, true), cache)
+}
+
+// stemWords is tokenizeCached for text already split (stop words kept).
+func stemWords(words []string, cache map[string]string) []searchToken {
+	out := make([]searchToken, 0, len(words))
+	for _, w := range words {
+		if isSearchStopWord(w) {
+			continue
+		}
 		st, ok := cache[w]
 		if !ok {
 			st = searchStem(w)
 			cache[w] = st
 		}
-		out[i] = searchToken{surface: w, stem: st}
+		out = append(out, searchToken{surface: w, stem: st})
 	}
 	return out
 }
@@ -337,7 +393,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		query = string([]rune(query)[:searchMaxQueryRunes])
 	}
 	query = strings.ToValidUTF8(query, " ")
-	groups := ix.expand(query)
+	groups, intent := ix.expand(query)
 	scores := make([]float64, len(ix.docs))
 
 	// The server name scopes: named[s] is how much of server s's name the
@@ -383,6 +439,24 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				}
 			}
 		}
+		// The tools whose words the query word is related to: their
+		// expansion fields.
+		for _, e := range g {
+			t := ix.xterms[e.stem]
+			if t == nil || !e.direct || namedBy[e.stem] != nil {
+				continue
+			}
+			w := e.weight * t.idf * ix.params.expand
+			for _, p := range t.postings {
+				s := w * float64(p.tf)
+				if best[p.doc] == 0 {
+					touched = append(touched, p.doc)
+				}
+				if s > best[p.doc] {
+					best[p.doc] = s
+				}
+			}
+		}
 		for _, d := range touched {
 			scores[d] += best[d]
 			best[d] = 0
@@ -397,6 +471,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 
 	ix.nameBonuses(query, groups, scores)
+	ix.intentBonuses(intent, scores)
 
 	var hits []Hit
 	for i, s := range scores {
@@ -469,29 +544,8 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 // reach stays only in the group that reaches it with the highest weight (the
 // earliest on a tie), so that "make a new folder" does not count a tool's
 // "create" twice.
-func (ix *Index) expand(query string) [][]termExpansion {
-	query = searchRewritePhrases(query)
-	toks := searchTokenize(query, false)
-	var groups [][]termExpansion
-	seen := map[string]bool{}
-	for _, t := range toks {
-		if seen[t.stem] || len(groups) >= searchMaxQueryWords {
-			continue
-		}
-		seen[t.stem] = true
-		g := []termExpansion{{stem: t.stem, weight: 1, blend: true}}
-		_, known := ix.terms[t.stem]
-		if _, ok := ix.surface[t.surface]; ok {
-			known = true
-		}
-		if !known {
-			g = append(g, ix.corrections(t.surface)...)
-		}
-		// Related words of a correction ("refnud" -> "refund" -> "reimburse")
-		// are not followed: two guesses in a row are too weak.
-		g = append(g, searchSynonymStems(t.surface, t.stem)...)
-		groups = append(groups, dedupeExpansions(g))
-	}
+func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
+	groups, intent := ix.queryGroups(searchRewritePhrases(query))
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {
@@ -511,7 +565,7 @@ func (ix *Index) expand(query string) [][]termExpansion {
 		}
 		groups[gi] = out
 	}
-	return groups
+	return groups, intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {
@@ -600,6 +654,8 @@ func dedupeExpansions(g []termExpansion) []termExpansion {
 				out[i].weight = e.weight
 			}
 			out[i].blend = out[i].blend || e.blend
+			out[i].direct = out[i].direct || e.direct
+			out[i].loose = out[i].loose && e.loose
 			continue
 		}
 		pos[e.stem] = len(out)

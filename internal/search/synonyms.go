@@ -1,7 +1,5 @@
 package search
 
-//go:generate go run ./internal/gensynonyms -wordnet /usr/share/wordnet -catalogs ../../testdata/catalogs -out synonyms_wordnet.go
-
 import (
 	"sort"
 	"strings"
@@ -15,10 +13,9 @@ import (
 // that use a word on the right). A query word finds its line as written or
 // through its base form ("deleting" -> "delete", see searchBaseForms); the
 // related words are stemmed, so "list" finds tools that say "lists" or
-// "listing". Expansions from this table
-// weigh searchSynonymWeight, those from WordNet (synonyms_wordnet.go)
-// searchWordNetWeight; both weigh less than the query's own words. Only the "="
-// groups blend (see termExpansion).
+// "listing". Expansions from this table weigh searchSynonymWeight, less
+// than the query's own words; those from the lexicon (lexicon.go) are
+// weighed by searchParams. Only the "=" groups blend (see termExpansion).
 const searchDomainTable = `
 # create / delete / change
 = create make new add generate init initialize insert
@@ -330,10 +327,7 @@ connect: connect link relation
 knowledge: knowledge graph memory
 `
 
-const (
-	searchSynonymWeight = 0.7  // a word from searchDomainTable
-	searchWordNetWeight = 0.35 // a word from wordnetRelated
-)
+const searchSynonymWeight = 0.7 // a word from searchDomainTable
 
 var (
 	searchSynonymsOnce  sync.Once
@@ -413,11 +407,6 @@ func buildSearchSynonyms() {
 			old.loose = true
 		}
 		m[b] = termExpansion{stem: b, weight: max(w, old.weight), blend: blend || old.blend, loose: loose && old.loose}
-	}
-	for w, rel := range wordnetRelated {
-		for r := range strings.FieldsSeq(rel) {
-			add(w, r, searchWordNetWeight, false, true)
-		}
 	}
 	for line := range strings.SplitSeq(searchDomainTable, "\n") {
 		line = strings.TrimSpace(line)

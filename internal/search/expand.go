@@ -1,0 +1,568 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// searchParams are the weights of the ranker's use of the lexicon, fitted on
+// the tuning set of the search benchmark (searchquality_test.go).
+type searchParams struct {
+	// Query side: a query word also finds tools that say a related word.
+	lexSynonym float64 // a lemma of one of its senses or of a synset they link to
+	lexGloss   float64 // a content word of the definition of one of its senses
+	lexMax     int     // most related words kept per query word
+
+	// Tool side: a tool also holds, in two expansion fields, the words
+	// related to its own (their synonyms and links, and the words of their
+	// definitions), which a query word finds with weight expand.
+	expand      float64
+	expandGloss float64 // the definitions' field weight (the related words' is 1)
+	expandName  float64 // how much a word of the tool's name contributes
+	expandDesc  float64 // ... of its description
+	expandParam float64 // ... of its parameters' names
+	expandMax   int     // most related words taken per tool word
+
+	lexTable float64 // scales the hand-written table's words for a related word from the lexicon
+
+	phrasePart  float64 // the words of a phrasal verb in the query, each on its own
+	number      float64 // "number" for a numeral in the query
+	numeralSelf float64 // a numeral of the query as itself (a value more than a word of the tool)
+
+	// Common words say less: a word that occurs n > commonFrom times in
+	// WordNet's tagged corpus weighs 1/(1+common*ln(n/commonFrom)), in the
+	// query and as a source of a tool's expansion.
+	common     float64
+	commonFrom float64
+
+	plural float64 // bonus of a tool whose name has a plural the query uses
+	role   float64 // bonus of a tool that gives what the query wants or starts from what it has (minus: the reverse)
+	list   float64 // bonus of a listing tool for a query of nouns only
+}
+
+var defaultSearchParams = searchParams{
+	lexSynonym: 0.35,
+	lexGloss:   0.15,
+	lexMax:     36,
+
+	expand:      0.8,
+	expandGloss: 0.9,
+	expandName:  2.5,
+	expandDesc:  0.5,
+	expandParam: 0.25,
+	expandMax:   24,
+
+	lexTable: 2,
+
+	phrasePart:  0.1,
+	number:      2,
+	numeralSelf: 0.7,
+
+	common:     0.3,
+	commonFrom: 300,
+
+	plural: 1,
+	role:   1,
+	list:   1,
+}
+
+// expansion fields of a tool
+const (
+	xfieldRelated = iota
+	xfieldGloss
+	numXFields
+)
+
+// lexStem is the index term of a lexicon word: a multi-word lemma as it is
+// ("call_off"), a word as its stem.
+func lexStem(w string) string {
+	if strings.Contains(w, "_") {
+		return w
+	}
+	return searchStem(w)
+}
+
+// expander builds the tools' expansion fields. Terms are interned: a
+// tool's fields are summed in dense arrays indexed by term id.
+type expander struct {
+	p     searchParams
+	lx    *lexicon
+	cache map[string][]xTerm // word or lemma -> its related terms
+	ids   map[string]int32   // term -> id
+	terms []string           // id -> term
+	raw   [][]xPosting       // id -> postings
+	lens  []float64          // doc -> length of its expansion field
+
+	// scratch, per tool
+	src     map[string]float64
+	own     map[string]bool
+	words   []string
+	starts  map[string]phraseStart
+	acc     [][numXFields]float32
+	touched []int32
+}
+
+// xTerm is a related term of a word, interned, with its weight and field.
+type xTerm struct {
+	id     int32
+	weight float32
+	field  uint8
+}
+
+type xPosting struct {
+	doc int32
+	tf  [numXFields]float32
+}
+
+func newExpander(p searchParams) *expander {
+	return &expander{p: p, lx: theLexicon(), cache: map[string][]xTerm{}, ids: map[string]int32{},
+		src: map[string]float64{}, own: map[string]bool{}, starts: map[string]phraseStart{}}
+}
+
+func (x *expander) id(term string) int32 {
+	if id, ok := x.ids[term]; ok {
+		return id
+	}
+	id := int32(len(x.terms))
+	x.ids[term] = id
+	x.terms = append(x.terms, term)
+	x.raw = append(x.raw, nil)
+	x.acc = append(x.acc, [numXFields]float32{})
+	return id
+}
+
+// related returns the terms related to w (a word in any inflection, or a
+// multi-word lemma): at most expandMax of the lexicon's related words,
+// stemmed, weighed by how common w is; and a lemma itself.
+func (x *expander) related(w string, stems map[string]string) []xTerm {
+	if r, ok := x.cache[w]; ok {
+		return r
+	}
+	var out []xTerm
+	if strings.Contains(w, "_") {
+		// The expression itself, as the query would name it.
+		out = append(out, xTerm{id: x.id(w), weight: 1, field: xfieldRelated})
+	}
+	if i, ok := x.lx.baseForm(w); ok {
+		rel := x.lx.related(i, senseFilter{})
+		c := x.p.commonness(x.lx.count(i))
+		if len(rel) > x.p.expandMax {
+			rel = rel[:x.p.expandMax]
+		}
+		for _, r := range rel {
+			st, ok := stems[r.word]
+			if !ok {
+				st = lexStem(r.word)
+				stems[r.word] = st
+			}
+			f := uint8(xfieldRelated)
+			if r.gloss {
+				f = xfieldGloss
+			}
+			out = append(out, xTerm{id: x.id(st), weight: float32(r.weight * c), field: f})
+		}
+	}
+	x.cache[w] = out
+	return out
+}
+
+// addTool adds tool doc's expansion fields: the related words of the words
+// of its name, description and parameter names (fields), and of the
+// multi-word expressions of its name and description (texts: their words,
+// stop words kept).
+func (x *expander) addTool(doc int32, fields [numToolFields][]searchToken, texts [2][]string, stems map[string]string) {
+	clear(x.src)
+	clear(x.own)
+	for _, f := range []struct {
+		f int
+		w float64
+	}{{fieldToolName, x.p.expandName}, {fieldToolDesc, x.p.expandDesc}, {fieldToolParam, x.p.expandParam}} {
+		for _, t := range fields[f.f] {
+			x.own[t.stem] = true
+			x.src[t.surface] = max(x.src[t.surface], f.w)
+		}
+	}
+	var toks []searchToken
+	for k, w := range [2]float64{x.p.expandName, x.p.expandDesc} {
+		toks = toks[:0]
+		for _, s := range texts[k] {
+			toks = append(toks, searchToken{surface: s})
+		}
+		for i := range toks {
+			if l, n := x.lx.phraseAt(toks, i, x.starts); n > 0 {
+				x.src[l] = max(x.src[l], w)
+			}
+		}
+	}
+	x.touched = x.touched[:0]
+	x.words = x.words[:0]
+	for w := range x.src {
+		x.words = append(x.words, w)
+	}
+	sort.Strings(x.words) // the sums below in one order, so ties are stable
+	for _, w := range x.words {
+		sw := x.src[w]
+		for _, r := range x.related(w, stems) {
+			if x.own[x.terms[r.id]] {
+				continue
+			}
+			a := &x.acc[r.id]
+			if a[xfieldRelated] == 0 && a[xfieldGloss] == 0 {
+				x.touched = append(x.touched, r.id)
+			}
+			a[r.field] += float32(sw) * r.weight
+		}
+	}
+	var total float64
+	for _, id := range x.touched {
+		a := x.acc[id]
+		x.raw[id] = append(x.raw[id], xPosting{doc: doc, tf: a})
+		total += float64(a[xfieldRelated]) + x.p.expandGloss*float64(a[xfieldGloss])
+		x.acc[id] = [numXFields]float32{}
+	}
+	for len(x.lens) <= int(doc) {
+		x.lens = append(x.lens, 0)
+	}
+	x.lens[doc] = total
+}
+
+// index writes the expansion postings into ix.xterms: BM25 over the
+// weighted field, length-normalised.
+func (x *expander) index(ix *Index) {
+	n := float64(len(ix.docs))
+	var sum float64
+	for _, l := range x.lens {
+		sum += l
+	}
+	avg := 1.0
+	if len(ix.docs) > 0 && sum > 0 {
+		avg = sum / n
+	}
+	const b = 0.75
+	for id, ps := range x.raw {
+		if len(ps) == 0 {
+			continue
+		}
+		sort.Slice(ps, func(a, c int) bool { return ps[a].doc < ps[c].doc })
+		t := &searchTerm{idf: searchIDF(n, len(ps)), postings: make([]searchPosting, len(ps))}
+		for k, p := range ps {
+			w := (float64(p.tf[xfieldRelated]) + x.p.expandGloss*float64(p.tf[xfieldGloss])) / (1 - b + b*x.lens[p.doc]/avg)
+			t.postings[k] = searchPosting{doc: p.doc, tf: float32(w * (searchK1 + 1) / (w + searchK1))}
+		}
+		ix.xterms[x.terms[id]] = t
+	}
+}
+
+// searchParticles are the adverbs and prepositions that make phrasal verbs
+// ("take the tag off"), looked for a few words after a verb.
+var searchParticles = map[string]bool{
+	"up": true, "down": true, "off": true, "out": true, "in": true, "on": true, "over": true,
+	"back": true, "away": true, "aside": true, "through": true, "along": true, "around": true,
+	"about": true, "together": true, "apart": true, "forward": true, "ahead": true,
+}
+
+// phraseStart is what a word may start: the most words of a multi-word
+// lemma that one of its forms begins, and those forms.
+type phraseStart struct {
+	longest int
+	firsts  []string
+}
+
+// inflections returns w and the base forms it may be an inflection of.
+func (lx *lexicon) inflections(w string) []string {
+	out := []string{w}
+	if b, ok := lx.forms[w]; ok {
+		out = append(out, b)
+	}
+	return append(out, searchBaseForms(w)[1:]...)
+}
+
+func (lx *lexicon) phraseStartOf(w string) phraseStart {
+	firsts := lx.inflections(w)
+	longest := 0
+	for _, f := range firsts {
+		longest = max(longest, lx.phraseStart[f])
+	}
+	if longest == 0 {
+		return phraseStart{}
+	}
+	return phraseStart{longest, firsts}
+}
+
+// phraseAt returns the multi-word lemma that toks (lower case, stop words
+// kept) start at i with ("call off", "phone numbers", "took the tag off"),
+// and how many tokens it spans; 0 when none. The longest wins. starts, when
+// not nil, memoises phraseStartOf.
+func (lx *lexicon) phraseAt(toks []searchToken, i int, starts map[string]phraseStart) (string, int) {
+	if i >= len(toks) || isSearchStopWord(toks[i].surface) && !searchParticles[toks[i].surface] {
+		return "", 0
+	}
+	var st phraseStart
+	if starts != nil {
+		var ok bool
+		if st, ok = starts[toks[i].surface]; !ok {
+			st = lx.phraseStartOf(toks[i].surface)
+			starts[toks[i].surface] = st
+		}
+	} else {
+		st = lx.phraseStartOf(toks[i].surface)
+	}
+	longest, firsts := st.longest, st.firsts
+	if longest == 0 {
+		return "", 0
+	}
+	base := lx.inflections
+	for n := min(longest, len(toks)-i); n >= 2; n-- {
+		words := make([]string, n)
+		for k := range n {
+			words[k] = toks[i+k].surface
+		}
+		// The first word or the last may be inflected: "calling off",
+		// "phone numbers".
+		for _, first := range firsts {
+			for _, last := range base(words[n-1]) {
+				ws := append([]string{first}, words[1:n-1]...)
+				l := strings.Join(append(ws, last), "_")
+				if _, ok := lx.lookup(l); ok {
+					return l, n
+				}
+			}
+		}
+	}
+	// A verb and its particle a word or two apart: "take the tag off".
+	for j := i + 2; j <= i+3 && j < len(toks); j++ {
+		if !searchParticles[toks[j].surface] {
+			continue
+		}
+		for _, first := range firsts {
+			l := first + "_" + toks[j].surface
+			if _, ok := lx.lookup(l); ok {
+				return l, j - i + 1
+			}
+		}
+	}
+	return "", 0
+}
+
+// queryGroups returns a group of weighted stems for every distinct word of
+// the query and every multi-word expression in it: the word itself, its
+// corrections when the index does not know it, its related words from the
+// hand-written table and from the lexicon, and, through the hand-written
+// table, the words related to those.
+func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
+	p := &ix.params
+	lx := theLexicon()
+	all := searchTokenize(query, true)
+	if len(all) > 4*searchMaxQueryWords {
+		all = all[:4*searchMaxQueryWords]
+	}
+	// Numbers about: arithmetic senses count ("plus", "times").
+	math := false
+	for _, t := range all {
+		math = math || lx.numeral(t.surface)
+	}
+	// Multi-word expressions, the longest first, none inside another.
+	partOf := make([]bool, len(all))  // a word of a phrasal verb
+	covered := make([]bool, len(all)) // a word of any expression
+	var phrases [][]termExpansion
+	seenPhrase := map[string]bool{}
+	for i := range all {
+		if covered[i] {
+			continue
+		}
+		l, n := lx.phraseAt(all, i, nil)
+		if n == 0 || seenPhrase[l] {
+			continue
+		}
+		seenPhrase[l] = true
+		// The words of a phrasal verb ("call off") say little on their
+		// own; those of a compound noun ("postal code") keep their weight.
+		// A verb and a particle apart ("take the tag off") span words of
+		// their own in between.
+		verb := false
+		if li, ok := lx.lookup(l); ok {
+			verb = lx.dominantPart(li) == 'v'
+		}
+		for k := i; k < i+n; k++ {
+			if n <= 3 || k == i || k == i+n-1 {
+				covered[k] = true
+				partOf[k] = verb
+			}
+		}
+		g := []termExpansion{{stem: l, weight: 1, blend: true, direct: true, loose: true}}
+		f := senseFilter{math: math}
+		if li, ok := lx.lookup(l); ok {
+			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
+		}
+		phrases = append(phrases, dedupeExpansions(g))
+	}
+
+	var groups [][]termExpansion
+	seen := map[string]bool{}
+	for i, t := range all {
+		if isSearchStopWord(t.surface) || seen[t.stem] || len(groups) >= searchMaxQueryWords {
+			continue
+		}
+		seen[t.stem] = true
+		self := 1.0
+		if lx.numeral(t.surface) {
+			self = p.numeralSelf
+		}
+		li, inLexicon := lx.baseForm(t.surface)
+		scale := 1.0
+		if inLexicon {
+			scale = p.commonness(lx.count(li))
+		}
+		g := []termExpansion{{stem: t.stem, weight: self, blend: true, direct: true}}
+		_, known := ix.terms[t.stem]
+		if _, ok := ix.surface[t.surface]; ok {
+			known = true
+		}
+		if !known {
+			for _, c := range ix.corrections(t.surface) {
+				c.direct = true
+				g = append(g, c)
+			}
+		}
+		// Related words of a correction ("refnud" -> "refund" -> "reimburse")
+		// are not followed: two guesses in a row are too weak.
+		for _, e := range searchSynonymStems(t.surface, t.stem) {
+			e.direct = true
+			g = append(g, e)
+		}
+		if inLexicon {
+			f := senseFilter{math: math, parts: searchPartHint(all, i)}
+			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
+		}
+		if lx.numeral(t.surface) {
+			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})
+		}
+		if partOf[i] {
+			scale *= p.phrasePart
+		}
+		for k := range g {
+			g[k].weight *= scale
+		}
+		groups = append(groups, dedupeExpansions(g))
+	}
+	for _, ph := range phrases {
+		if len(groups) >= searchMaxQueryWords {
+			break
+		}
+		groups = append(groups, ph)
+	}
+	q := parseIntent(all, func(st string) bool { return ix.serverStems[st] })
+	// What the query wants and starts from, with the words a tool may say
+	// for them (its own, and the hand-written table's).
+	widen := func(m map[string]bool) map[string]bool {
+		if m == nil {
+			return nil
+		}
+		out := map[string]bool{}
+		for st := range m {
+			out[st] = true
+			for _, g := range groups {
+				if g[0].stem != st {
+					continue
+				}
+				for _, e := range g {
+					if e.direct {
+						out[e.stem] = true
+					}
+				}
+			}
+		}
+		return out
+	}
+	q.to, q.from = widen(roleStems(all, searchToWords)), widen(roleStems(all, searchFromWords))
+	return groups, q
+}
+
+// commonness returns the weight of a word that occurs n times in WordNet's
+// tagged corpus.
+func (p *searchParams) commonness(n int) float64 {
+	if p.common <= 0 || float64(n) <= p.commonFrom {
+		return 1
+	}
+	return 1 / (1 + p.common*math.Log(float64(n)/p.commonFrom))
+}
+
+// searchNounContext are the words after which a noun (or an adjective)
+// comes: articles, possessives, quantifiers, prepositions.
+var searchNounContext = wordSet(`a an the this that these those my your our their his her its some
+	every each any all of several many few no in on at for with from into about by`)
+
+// searchPartHint says which parts of speech query word i is likely to be,
+// from the word before it: after an article, a possessive or a
+// preposition a noun or an adjective ("na"); first in the query, an
+// imperative verb ("v"); otherwise any ("").
+func searchPartHint(all []searchToken, i int) string {
+	if i == 0 {
+		return "v"
+	}
+	if searchNounContext[all[i-1].surface] {
+		return "na"
+	}
+	return ""
+}
+
+// numeral reports whether w is a number: digits, or a word one of whose
+// senses digits also name ("seventeen", "dozen").
+func (lx *lexicon) numeral(w string) bool {
+	if w == "" {
+		return false
+	}
+	if strings.Trim(w, "0123456789") == "" {
+		return true
+	}
+	i, ok := lx.lookup(w)
+	if !ok {
+		return false
+	}
+	found := false
+	lx.eachSense(i, func(s lexSense) {
+		if found || s.math || s.weight < 1 {
+			return
+		}
+		lx.eachLemma(s.synset, func(l string) {
+			found = found || strings.Trim(l, "0123456789") == ""
+		})
+	})
+	return found
+}
+
+// lexTerms turns related words into weighted stems, at most lexMax, and
+// adds the words the hand-written table relates to each (not through
+// definitions): the lexicon says "get rid of" is "remove", the table that
+// tools say "delete". Next to numbers (math) the table, which is about
+// software ("add" is "create"), is left out.
+func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
+	p := &ix.params
+	var out []termExpansion
+	for k, r := range rel {
+		if k >= p.lexMax {
+			break
+		}
+		w := p.lexSynonym
+		if r.gloss {
+			w = p.lexGloss
+		}
+		w *= r.weight
+		if w <= 0 {
+			continue
+		}
+		st := lexStem(r.word)
+		out = append(out, termExpansion{stem: st, weight: w, loose: true})
+		if r.gloss {
+			continue
+		}
+		if p.lexTable <= 0 || math {
+			continue
+		}
+		for _, e := range searchSynonymStems(r.word, st) {
+			out = append(out, termExpansion{stem: e.stem, weight: w * e.weight * p.lexTable, loose: true})
+		}
+	}
+	return out
+}

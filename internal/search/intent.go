@@ -1,0 +1,330 @@
+package search
+
+import "strings"
+
+// Which way a query points, among tools that differ only in that: add or
+// remove, start or stop, mute or unmute; and whether it asks for a list.
+// Nothing here names a server or a tool: the cues are English words and
+// prefixes, and siblings are found in each server's own tool names.
+
+// searchUndoWords are verbs that take away, end or reverse; searchDoWords
+// those that add, begin or set. A tool whose name differs from a sibling's
+// only by one of them (or by an un-, dis- or de- prefix) is the sibling's
+// reverse.
+var (
+	searchUndoWords = wordSet(`remove delete drop erase destroy purge discard cancel stop end halt
+		terminate abort kill revoke withdraw retract rescind undo reverse disable deactivate detach
+		disconnect unset unassign unsubscribe unfollow unpin unlock uninstall unmute unpause unarchive
+		unstar unwatch unschedule unlink unblock dismiss clear close leave exit`)
+	searchDoWords = wordSet(`add create insert make new start begin launch enable activate attach
+		connect set assign subscribe follow pin lock install mute pause archive star watch schedule
+		link block open join enter apply approve`)
+	// searchListWords are the verbs of tools that list.
+	searchListWords = wordSet(`list search find browse enumerate show query`)
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for w := range strings.FieldsSeq(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// searchNegPrefixes reverse the word they start: unmute, disconnect,
+// deactivate.
+var searchNegPrefixes = []string{"un", "dis", "de"}
+
+// siblingInfo is what a tool's name says about direction and listing.
+type siblingInfo struct {
+	sibling  int32           // a tool of the same server that does the reverse, or -1
+	undo     bool            // this tool is the one that takes away
+	list     bool            // its name has a verb of listing
+	surfaces []string        // its name's words as written (lower case)
+	to, from map[string]bool // what its description says it gives and starts from
+}
+
+// findSiblings fills in ix.intent from the tools' names.
+func (ix *Index) findSiblings(names [][]string) {
+	ix.intent = make([]siblingInfo, len(ix.docs))
+	byServer := map[int32][]int{}
+	for i := range ix.docs {
+		ix.intent[i] = siblingInfo{sibling: -1, surfaces: names[i]}
+		byServer[ix.docs[i].server] = append(byServer[ix.docs[i].server], i)
+		for _, w := range names[i] {
+			if searchListWords[w] {
+				ix.intent[i].list = true
+			}
+		}
+	}
+	for _, docs := range byServer {
+		// A name's key: its words with the direction marker taken out. Two
+		// tools with one key, one that undoes and one that does not, are
+		// siblings.
+		type entry struct {
+			doc  int
+			undo bool
+		}
+		keys := map[string][]entry{}
+		for _, d := range docs {
+			for _, v := range directionVariants(names[d]) {
+				keys[v.key] = append(keys[v.key], entry{d, v.undo})
+			}
+		}
+		for _, es := range keys {
+			if len(es) != 2 || es[0].undo == es[1].undo || es[0].doc == es[1].doc {
+				continue
+			}
+			for k, e := range es {
+				o := es[1-k]
+				if ix.intent[e.doc].sibling < 0 {
+					ix.intent[e.doc].sibling = int32(o.doc)
+					ix.intent[e.doc].undo = e.undo
+				}
+			}
+		}
+	}
+}
+
+type directionVariant struct {
+	key  string
+	undo bool
+}
+
+// directionVariants returns the ways a name's words may carry a direction:
+// a verb of doing or undoing taken out ("stop_port_forward" ->
+// "port forward", undo), or a prefix ("unmute_host" -> "mute host", undo;
+// "mute_host" -> "mute host", not).
+func directionVariants(words []string) []directionVariant {
+	var out []directionVariant
+	for i, w := range words {
+		rest := strings.Join(append(append([]string{}, words[:i]...), words[i+1:]...), " ")
+		switch {
+		case searchUndoWords[w]:
+			out = append(out, directionVariant{"-" + rest, true})
+		case searchDoWords[w]:
+			out = append(out, directionVariant{"-" + rest, false})
+		}
+		for _, p := range searchNegPrefixes {
+			if base, ok := strings.CutPrefix(w, p); ok && len(base) >= 3 {
+				ws := append(append(append([]string{}, words[:i]...), base), words[i+1:]...)
+				out = append(out, directionVariant{"+" + strings.Join(ws, " "), true})
+			}
+		}
+	}
+	out = append(out, directionVariant{"+" + strings.Join(words, " "), false})
+	return out
+}
+
+// queryDirection says whether the query asks to undo (-1), to do (+1), or
+// neither (0): by its first word or expression that says either ("stop
+// muting" undoes), through the word itself, a prefix that reverses it, or
+// the lexicon's synonyms of its most frequent sense ("get rid of" is
+// "remove").
+func queryDirection(all []searchToken) int {
+	lx := theLexicon()
+	cue := func(w string) int {
+		base := w
+		if i, ok := lx.baseForm(w); ok {
+			base = lx.wordStrs[i]
+		}
+		switch {
+		case searchUndoWords[w] || searchUndoWords[base]:
+			return -1
+		case searchDoWords[w] || searchDoWords[base]:
+			return 1
+		}
+		for _, p := range searchNegPrefixes {
+			if rest, ok := strings.CutPrefix(base, p); ok && len(rest) >= 3 && searchDoWords[rest] {
+				return -1
+			}
+		}
+		if i, ok := lx.baseForm(w); ok {
+			for _, r := range lx.related(i, senseFilter{}) {
+				if r.weight < 1 || r.gloss {
+					break
+				}
+				if searchUndoWords[r.word] {
+					return -1
+				}
+			}
+		}
+		return 0
+	}
+	for i, t := range all {
+		if l, n := lx.phraseAt(all, i, nil); n > 0 {
+			if d := cue(l); d != 0 {
+				return d
+			}
+		}
+		if !isSearchStopWord(t.surface) {
+			if d := cue(t.surface); d != 0 {
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+// intentBonuses adds to scores: to the sibling the query's direction
+// points to, when both siblings match, the higher of their scores; to tools whose name has the plural
+// the query uses; and, to a query of nouns only that names a plural
+// ("stripe invoices"), to the tools that list.
+func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
+	p := &ix.params
+	if q.direction != 0 {
+		// The sibling pointed to takes the other's score when that is
+		// higher, and the other its own: the cue says which of the two,
+		// not how well they fit.
+		for i := range ix.docs {
+			in := &ix.intent[i]
+			o := in.sibling
+			if o < 0 || scores[i] <= 0 || scores[o] <= 0 || in.undo != (q.direction < 0) || scores[i] >= scores[o] {
+				continue
+			}
+			scores[i], scores[o] = scores[o], scores[i]
+		}
+	}
+	if len(q.plurals) > 0 && p.plural > 0 {
+		for i := range ix.docs {
+			if scores[i] <= 0 {
+				continue
+			}
+			for _, s := range ix.intent[i].surfaces {
+				if q.plurals[s] {
+					scores[i] += p.plural
+					break
+				}
+			}
+		}
+	}
+	if p.role > 0 && (len(q.to) > 0 || len(q.from) > 0) {
+		for i := range ix.docs {
+			in := &ix.intent[i]
+			if scores[i] <= 0 || (in.to == nil && in.from == nil) {
+				continue
+			}
+			if overlaps(q.to, in.to) || overlaps(q.from, in.from) {
+				scores[i] += p.role
+			}
+			if overlaps(q.to, in.from) || overlaps(q.from, in.to) {
+				scores[i] -= min(p.role, scores[i]/2)
+			}
+		}
+	}
+	if q.listing && p.list > 0 {
+		for i := range ix.docs {
+			if scores[i] > 0 && ix.intent[i].list {
+				scores[i] += p.list
+			}
+		}
+	}
+}
+
+func overlaps(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// parsedQuery is what intentBonuses needs to know of a query.
+type parsedQuery struct {
+	to, from  map[string]bool // what the query wants and starts from, with their related words
+	direction int
+	plurals   map[string]bool // the query's plural nouns, as written
+	listing   bool            // nouns only (besides server names), one of them plural
+}
+
+// parseIntent reads the query's direction, plurals and whether it asks for
+// a list; serverStem reports the stems that name a server, which are
+// neither verbs nor nouns of the task.
+func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
+	lx := theLexicon()
+	q := &parsedQuery{direction: queryDirection(all), plurals: map[string]bool{}}
+	verb := false
+	for _, t := range all {
+		w := t.surface
+		if isSearchStopWord(w) || serverStem(t.stem) {
+			continue
+		}
+		i, ok := lx.lookup(w)
+		if !ok {
+			// Not a dictionary word as written: maybe a plural.
+			if b, okb := lx.baseForm(w); okb && strings.HasSuffix(w, "s") && string(lx.wordAt(b)) != w {
+				q.plurals[w] = true
+				if lx.dominantPart(b) == 'v' {
+					verb = true
+				}
+				continue
+			}
+			if searchDoWords[w] || searchUndoWords[w] || searchListWords[w] {
+				verb = true
+			}
+			continue
+		}
+		if lx.dominantPart(i) == 'v' || searchDoWords[w] || searchUndoWords[w] || searchListWords[w] {
+			verb = true
+		}
+	}
+	q.listing = !verb && len(q.plurals) > 0
+	return q
+}
+
+// dominantPart returns the part of speech of word line i's heaviest sense.
+func (lx *lexicon) dominantPart(i int) byte {
+	var pos byte
+	lx.eachSense(i, func(s lexSense) {
+		if pos == 0 && !s.math {
+			pos = lx.partOfSpeech(s.synset)
+		}
+	})
+	return pos
+}
+
+// searchToWords introduce what an operation gives ("convert an address
+// into coordinates"), searchFromWords what it starts from.
+var (
+	searchToWords   = wordSet("to into as")
+	searchFromWords = wordSet("from")
+)
+
+// roleStems returns the stems of the words that follow a word of marks in
+// toks (lower case, stop words kept): up to three, skipping articles, "and"
+// and "or", and up to the next other stop word.
+func roleStems(toks []searchToken, marks map[string]bool) map[string]bool {
+	var out map[string]bool
+	for i, t := range toks {
+		if !marks[t.surface] {
+			continue
+		}
+		n := 0
+		for j := i + 1; j < len(toks) && n < 3; j++ {
+			w := toks[j].surface
+			if w == "and" || w == "or" || w == "a" || w == "an" || w == "the" {
+				continue
+			}
+			if isSearchStopWord(w) {
+				break
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[toks[j].stem] = true
+			n++
+		}
+	}
+	return out
+}
+
+// descriptionRoles returns what a tool's description says it gives and
+// starts from, in its first sentence.
+func descriptionRoles(desc string) (to, from map[string]bool) {
+	if i := strings.IndexAny(desc, ".\n"); i >= 0 {
+		desc = desc[:i]
+	}
+	toks := searchTokenize(desc, true)
+	return roleStems(toks, searchToWords), roleStems(toks, searchFromWords)
+}

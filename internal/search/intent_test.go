@@ -1,0 +1,74 @@
+package search
+
+import "testing"
+
+// intentEntries are tools whose names differ only in direction (add or
+// remove, mute or unmute, start or stop), a server whose tools list,
+// create and finalize one thing, and tools said in words a query might not
+// use.
+func intentEntries() []ToolEntry {
+	return append(testSearchEntries(),
+		ToolEntry{Server: "tracker", Tool: "add_label", Description: "Add a label to an issue"},
+		ToolEntry{Server: "tracker", Tool: "remove_label", Description: "Remove a label from an issue"},
+		ToolEntry{Server: "alerts", Tool: "mute_host", Description: "Mute a host"},
+		ToolEntry{Server: "alerts", Tool: "unmute_host", Description: "Unmute a host"},
+		ToolEntry{Server: "recorder", Tool: "start_recording", Description: "Start recording the screen"},
+		ToolEntry{Server: "recorder", Tool: "stop_recording", Description: "Stop recording the screen"},
+		ToolEntry{Server: "shop", Tool: "create_invoice", Description: "Create an invoice"},
+		ToolEntry{Server: "shop", Tool: "finalize_invoice", Description: "Finalize an invoice"},
+		ToolEntry{Server: "shop", Tool: "list_invoices", Description: "List invoices"},
+		ToolEntry{Server: "calendar", Tool: "cancel_meeting", Description: "Cancel a meeting"},
+		ToolEntry{Server: "calendar", Tool: "schedule_meeting", Description: "Schedule a meeting"},
+		ToolEntry{Server: "tickets", Tool: "buy_ticket", Description: "Buy a ticket for an event"},
+		ToolEntry{Server: "tickets", Tool: "list_events", Description: "List upcoming events"},
+		ToolEntry{Server: "calc", Tool: "add", Description: "Add two numbers"},
+		ToolEntry{Server: "scale", Tool: "measure", Description: "Measure the weight of an object"},
+	)
+}
+
+func TestSearchPhrasalVerbs(t *testing.T) {
+	entries := intentEntries()
+	ix := NewIndex(entries)
+	// WordNet's multi-word lemmas: "call off" is "cancel", also with the
+	// object in between.
+	expectSearchTop(t, ix, entries, "call off the meeting", "calendar.cancel_meeting")
+	expectSearchTop(t, ix, entries, "call the meeting off", "calendar.cancel_meeting")
+	expectSearchTop(t, ix, entries, "take the label off the issue", "tracker.remove_label")
+}
+
+func TestSearchDirection(t *testing.T) {
+	entries := intentEntries()
+	ix := NewIndex(entries)
+	// Sibling tools: the query's first word that does or undoes picks one.
+	expectSearchTop(t, ix, entries, "detach the label from the issue", "tracker.remove_label")
+	expectSearchTop(t, ix, entries, "put a label on the issue", "tracker.add_label")
+	expectSearchTop(t, ix, entries, "stop muting the host", "alerts.unmute_host")
+	expectSearchTop(t, ix, entries, "revoke the host's mute", "alerts.unmute_host")
+	expectSearchTop(t, ix, entries, "silence the host", "alerts.mute_host")
+	expectSearchTop(t, ix, entries, "end the screen recording", "recorder.stop_recording")
+	expectSearchTop(t, ix, entries, "begin recording the screen", "recorder.start_recording")
+	// What a tool gives and starts from ("convert an address into
+	// coordinates") against what the query wants and has.
+	expectSearchTop(t, ix, entries, "coordinates to an address", "google-maps.maps_reverse_geocode")
+	expectSearchTop(t, ix, entries, "from an address to coordinates", "google-maps.maps_geocode")
+}
+
+func TestSearchListing(t *testing.T) {
+	entries := intentEntries()
+	ix := NewIndex(entries)
+	// The server's name and a plural noun, no verb: the tool that lists.
+	expectSearchTop(t, ix, entries, "shop invoices", "shop.list_invoices")
+	// With a verb it is the verb's tool.
+	expectSearchTop(t, ix, entries, "finalize shop invoices", "shop.finalize_invoice")
+}
+
+func TestSearchLexicon(t *testing.T) {
+	entries := intentEntries()
+	ix := NewIndex(entries)
+	// A query word the tool does not use, related by WordNet: a synonym, and
+	// (through the tool's expansion field) the noun an adjective values.
+	expectSearchTop(t, ix, entries, "purchase a ticket", "tickets.buy_ticket")
+	expectSearchTop(t, ix, entries, "how heavy is my suitcase", "scale.measure")
+	// Next to numbers, "plus" is an addition.
+	expectSearchTop(t, ix, entries, "what is 12 plus 30", "calc.add")
+}
