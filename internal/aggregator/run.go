@@ -179,6 +179,13 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("the run was cancelled before the program started")
 		return res
 	}
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && (boxErr != nil || errors.Join(startErrs...) != nil) {
+		// The deadline covers the sandbox's and the servers' start: an
+		// engine or a server that slow ends the run as any run past it.
+		res.Stopped = true
+		res.fail("the run exceeded its deadline of %v before the program started (the sandbox or a server was still starting) and was stopped", deadline)
+		return res
+	}
 	if err := errors.Join(startErrs...); err != nil {
 		res.fail("%s", truncateRunes(a.redact.String(strings.TrimSpace(err.Error())), 600))
 		return res
