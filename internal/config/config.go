@@ -494,7 +494,7 @@ func Load(path string, environ []string) (Config, error) {
 }
 
 // durationKeys are the config keys holding durations.
-var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.server_idle", "limits.connect_timeout", "search.embeddings.timeout"}
+var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.max_call_timeout", "limits.server_idle", "limits.connect_timeout", "search.embeddings.timeout"}
 
 // parseSeconds reads a duration: a Go duration string ("90s", "1m30s") or a
 // plain number of seconds (90, 1.5, "90").
