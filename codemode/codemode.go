@@ -169,23 +169,28 @@ func (c *CodeMode) Run(ctx context.Context, code string, servers ...string) (Res
 
 // Tool is a tool a search found.
 type Tool struct {
-	Server  string  // the server's name
-	Name    string  // the tool's MCP name
-	Call    string  // how a program calls it: await mcp_server.tool(...)
-	Summary string  // its Python signature and first line of description
-	Score   float64 // rank score; higher is better
+	Server string // the server's name
+	Name   string // the tool's MCP name
+	Call   string // how a program calls it: await mcp_server.tool(...)
+	// Signature is the call on one line, with its parameters: await
+	// mcp_server.tool(a: str, b: int = 1) -> Any.
+	Signature string
+	Summary   string  // the first sentence of its description
+	Score     float64 // rank score; higher is better
 }
 
 // Search ranks the tools every server allows for query, in plain words,
-// best first. Servers whose tool list is not known yet are started for it.
-func (c *CodeMode) Search(ctx context.Context, query string, limit int) ([]Tool, error) {
-	docs, err := c.agg.Search(ctx, query, limit, "summary")
+// best first. Each of also is another phrasing of the same query: every
+// phrasing is ranked and the rankings are fused (at most 10 phrasings in
+// all). Servers whose tool list is not known yet are started for it.
+func (c *CodeMode) Search(ctx context.Context, query string, limit int, also ...string) ([]Tool, error) {
+	docs, err := c.agg.Search(ctx, query, limit, "summary", also...)
 	if err != nil {
 		return nil, fmt.Errorf("codemode: search: %w", err)
 	}
 	out := make([]Tool, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, Tool{Server: d.Server, Name: d.Tool, Call: d.Call, Summary: d.Summary, Score: d.Score})
+		out = append(out, Tool{Server: d.Server, Name: d.Tool, Call: d.Call, Signature: d.Signature, Summary: d.Summary, Score: d.Score})
 	}
 	return out, nil
 }

@@ -79,8 +79,10 @@ func ExampleCodeMode_Search() {
 		log.Fatal(err)
 	}
 	for _, t := range tools {
-		fmt.Println(t.Server, t.Name, t.Call)
+		fmt.Println(t.Server, t.Name)
+		fmt.Println(t.Signature)
 	}
 	// Output:
-	// calc add await mcp_calc.add(...)
+	// calc add
+	// await mcp_calc.add(a: int, b: int) -> Any
 }

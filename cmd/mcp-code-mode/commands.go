@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -522,24 +523,34 @@ func searchCmd(s streams) *cobra.Command {
 		Short: "Search the tools of every server, as search_tool_docs does",
 		Long: `Rank the allowed tools of every enabled server for QUERY (several words are one query), as
 runtime.search_tool_docs does in a program: BM25 over names, descriptions and parameters, with
-stemming, related words, typo and identifier matching. Servers with no known tool list are
-started first; those that cannot start are named, with the cause, on stderr.`,
+stemming, related words, typo and identifier matching, fused with the ranking by embeddings when
+[search.embeddings] names an embedding server. --also adds another phrasing of the same query:
+each is ranked and the rankings fused, as a list of phrasings in search_tool_docs is. Each hit
+shows the line that calls it. Servers with no known tool list are started first; those that
+cannot start are named, with the cause, on stderr.`,
 		Example: `  mcp-code-mode search create an issue
-  mcp-code-mode search "read a file" --limit 3 --json`,
+  mcp-code-mode search "read a file" --limit 3 --json
+  mcp-code-mode search "file a bug" --also "open an issue" --also "report a problem"`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 	}
 	c := newCommon(cmd)
 	var asJSON bool
 	var limit int
+	var also []string
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&limit, "limit", 5, "how many results")
+	cmd.Flags().StringArrayVar(&also, "also", nil, "another phrasing of the query (repeatable); the rankings are fused")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return search(cmd.Context(), c, s, strings.Join(args, " "), limit, asJSON)
+		queries := append([]string{strings.Join(args, " ")}, also...)
+		if len(queries) > aggregator.MaxPhrasings {
+			return usageError{cmd, fmt.Errorf("%d phrasings: a search takes at most %d (the query and %d --also)", len(queries), aggregator.MaxPhrasings, aggregator.MaxPhrasings-1)}
+		}
+		return search(cmd.Context(), c, s, queries, limit, asJSON)
 	}
 	return cmd
 }
 
-func search(ctx context.Context, c *common, s streams, query string, limit int, asJSON bool) error {
+func search(ctx context.Context, c *common, s streams, queries []string, limit int, asJSON bool) error {
 	stdout, stderr := s.stdout, s.stderr
 	agg, eng, _, err := setup(c, stderr, nil, inspect)
 	if err != nil {
@@ -548,7 +559,7 @@ func search(ctx context.Context, c *common, s streams, query string, limit int, 
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, true)
-	docs, err := agg.Search(ctx, query, limit, "summary")
+	docs, err := agg.Search(ctx, queries[0], limit, "summary", queries[1:]...)
 	if err != nil {
 		return err
 	}
@@ -556,14 +567,18 @@ func search(ctx context.Context, c *common, s streams, query string, limit int, 
 		return writeJSON(stdout, docs)
 	}
 	for _, d := range docs {
-		fmt.Fprintf(stdout, "%s.%s\t%s\n", d.Server, d.Tool, d.Summary)
+		fmt.Fprintf(stdout, "%s.%s\t%s\n    %s\n", d.Server, d.Tool, d.Summary, d.Signature)
 	}
 	if len(docs) == 0 {
 		scope, err := agg.SearchScope(ctx)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "No tool matches %q: searched %s of %s.\n", query, plural(scope.Tools, "tool"), plural(scope.Servers, "server"))
+		quoted := make([]string, len(queries))
+		for i, q := range queries {
+			quoted[i] = strconv.Quote(q)
+		}
+		fmt.Fprintf(stdout, "No tool matches %s: searched %s of %s.\n", strings.Join(quoted, " or "), plural(scope.Tools, "tool"), plural(scope.Servers, "server"))
 		if len(scope.Failed) > 0 {
 			fmt.Fprintf(stdout, "Left out, as they did not start: %s (\"mcp-code-mode doctor\" says why).\n", strings.Join(scope.Failed, ", "))
 		}

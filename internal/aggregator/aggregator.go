@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type Aggregator struct {
 	catalogGen atomic.Int64  // bumped when any tool list changes
 	searchMu   sync.Mutex    // guards the cached search index
 	search     *searchIndex  // nil until first search
+	semantic   *semantic     // the embedding ranker; nil when off
 	startSem   chan struct{} // bounds servers started for search and docs
 	runSem     chan struct{} // bounds runs at once
 	notices    StartNotices
@@ -120,13 +122,28 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	red := redact.New(config.AllSecrets(servers)...)
+	secrets := config.AllSecrets(servers)
+	var embeddingKey string
+	if name := cfg.Search.Embeddings.APIKeyEnv; name != "" && cfg.Search.Embeddings.URL != "" {
+		embeddingKey = os.Getenv(name)
+		if len(embeddingKey) >= 4 { // a shorter one would hide every word it is part of
+			secrets = append(secrets, embeddingKey)
+		}
+	}
+	red := redact.New(secrets...)
 	log = slog.New(red.Handler(log.Handler()))
+	if name := cfg.Search.Embeddings.APIKeyEnv; name != "" && embeddingKey == "" && cfg.Search.Embeddings.URL != "" {
+		log.Warn("search.embeddings.api_key_env names a variable that is not set: no key is sent", "variable", name)
+	}
+	sem, err := newSemantic(cfg, embeddingKey, log)
+	if err != nil {
+		return nil, fmt.Errorf("search.embeddings: %w", err)
+	}
 	pol := policy.Policy{
 		Allow: cfg.Allow, Deny: cfg.Deny, DefaultDeny: cfg.DefaultPolicy == "deny",
 		AllowFrom: cfg.AllowFrom, DenyFrom: cfg.DenyFrom, DefaultFrom: cfg.DefaultPolicyFrom,
 	}
-	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: pol, byName: map[string]*entry{},
+	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: pol, byName: map[string]*entry{}, semantic: sem,
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns)),
 		localNS: LocalNamespace(), saved: map[string]*savedCache{}}
 	servers = slices.Clone(servers)
@@ -253,6 +270,7 @@ func (a *Aggregator) Close() {
 	if err := a.audit.log.Close(); err != nil {
 		a.log.Warn("audit log", "err", err)
 	}
+	a.semantic.close()
 }
 
 // Redact returns s with the values of every configured server's secrets

@@ -86,6 +86,7 @@ type ToolDoc struct {
 	Tool        string          `json:"tool"`
 	Py          string          `json:"py"`
 	Call        string          `json:"call"`
+	Signature   string          `json:"signature"` // the call on one line: await mcp_x.tool(a: str, b: int = 1) -> Any
 	Summary     string          `json:"summary"`
 	Description string          `json:"description,omitempty"`
 	Stub        string          `json:"stub,omitempty"`
@@ -101,12 +102,12 @@ type ToolDoc struct {
 // helpers describe too.
 func (a *Aggregator) helper(ctx context.Context, method string, params json.RawMessage, loaded map[string]*loaded, ns string) (any, error) {
 	var p struct {
-		Name   string `json:"name"`
-		Server string `json:"server"`
-		Tool   string `json:"tool"`
-		Detail string `json:"detail"`
-		Query  string `json:"query"`
-		Limit  int    `json:"limit"`
+		Name   string          `json:"name"`
+		Server string          `json:"server"`
+		Tool   string          `json:"tool"`
+		Detail string          `json:"detail"`
+		Query  json.RawMessage `json:"query"`
+		Limit  int             `json:"limit"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, refuse("%s: bad arguments", method)
@@ -161,7 +162,11 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 		}
 		return a.docs(ctx, e, p.Tool, p.Detail)
 	case "search_tool_docs":
-		return a.rank(ctx, p.Query, p.Limit, p.Detail, ns)
+		queries, err := phrasings(p.Query)
+		if err != nil {
+			return nil, err
+		}
+		return a.rank(ctx, queries, p.Limit, p.Detail, ns)
 	case "capability_summary":
 		var b strings.Builder
 		b.WriteString("Servers (load with run_python servers=[...]; call as await mcp_{alias}.{tool}(...)):\n")
@@ -258,11 +263,17 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 }
 
 func toolDoc(e *entry, t upstream.Tool, py, detail string) ToolDoc {
-	st, _ := stubs.FromSchema(t.Name, py, t.Description, t.InputSchema)
-	d := ToolDoc{
-		Server: e.srv.Name, Alias: e.alias, Tool: t.Name, Py: py,
-		Call: "await " + stubs.Module(e.alias) + "." + py + "(...)", Summary: st.Summary(),
+	call := "await " + stubs.Module(e.alias) + "."
+	d := ToolDoc{Server: e.srv.Name, Alias: e.alias, Tool: t.Name, Py: py, Call: call + py + "(...)"}
+	st, err := stubs.FromSchema(t.Name, py, t.Description, t.InputSchema)
+	if err != nil {
+		// A schema the stub cannot read says nothing of the parameters.
+		st = stubs.Tool{Name: t.Name, Py: py, Description: t.Description}
+		d.Signature = d.Call
+	} else {
+		d.Signature = call + st.Signature()
 	}
+	d.Summary = st.Summary()
 	if detail == "full" {
 		d.Description = t.Description
 		d.Stub = st.Stub()
@@ -279,6 +290,9 @@ type searchIndex struct {
 	entries []search.ToolEntry // what ix was built from, docs[i] is entries[i]
 	ix      *search.Index
 	scope   SearchScope
+
+	vecMu sync.Mutex
+	vecs  [][]float32 // the tools' embeddings, once the embedding ranker has them
 }
 
 // SearchScope is what a search covers.
@@ -299,12 +313,36 @@ func (a *Aggregator) SearchScope(ctx context.Context) (SearchScope, error) {
 	return si.scope, nil
 }
 
-// Search ranks the allowed tools of every enabled server for query. Servers
-// never catalogued are started for it, a few at a time, in parallel. The
-// servers' secrets are taken out of the answer (see New).
-func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail string) ([]ToolDoc, error) {
-	docs, err := a.rank(ctx, query, limit, detail, "")
+// Search ranks the allowed tools of every enabled server for query; each
+// of also is another phrasing of it (see rank). Servers never catalogued
+// are started for it, a few at a time, in parallel. The servers' secrets
+// are taken out of the answer (see New).
+func (a *Aggregator) Search(ctx context.Context, query string, limit int, detail string, also ...string) ([]ToolDoc, error) {
+	queries := append([]string{query}, also...)
+	if len(queries) > MaxPhrasings {
+		return nil, fmt.Errorf("search: %d phrasings, at most %d", len(queries), MaxPhrasings)
+	}
+	docs, err := a.rank(ctx, queries, limit, detail, "")
 	return a.redactDocs(docs), a.redact.Error(err)
+}
+
+// phrasings reads search_tool_docs's query: a str, or a list of str.
+func phrasings(raw json.RawMessage) ([]string, error) {
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil && string(raw) != "null" {
+		return []string{one}, nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil || many == nil {
+		return nil, refuse("search_tool_docs: query must be a str or a list of str")
+	}
+	switch {
+	case len(many) == 0:
+		return nil, refuse("search_tool_docs: query is an empty list: give a str, or a list of phrasings")
+	case len(many) > MaxPhrasings:
+		return nil, refuse("search_tool_docs: query has %d phrasings, at most %d", len(many), MaxPhrasings)
+	}
+	return many, nil
 }
 
 // redactDocs takes the servers' secrets out of docs (in place).
@@ -320,8 +358,12 @@ func (a *Aggregator) redactDocs(docs []ToolDoc) []ToolDoc {
 }
 
 // rank is Search as the program's helper asks it (its answer is redacted
-// with the others), with the saved tools of namespace ns ("": none).
-func (a *Aggregator) rank(ctx context.Context, query string, limit int, detail, ns string) ([]ToolDoc, error) {
+// with the others), with the saved tools of namespace ns ("": none). One
+// phrasing, with no embedding ranker (or one that failed), is ranked by
+// words alone, scored by BM25F. Otherwise each phrasing is ranked by words
+// and, with the embedding ranker, by embedding, and the rankings are fused
+// by reciprocal rank (search.Fuse), which gives the scores.
+func (a *Aggregator) rank(ctx context.Context, queries []string, limit int, detail, ns string) ([]ToolDoc, error) {
 	if limit <= 0 {
 		limit = 5
 	}
@@ -332,8 +374,19 @@ func (a *Aggregator) rank(ctx context.Context, query string, limit int, detail, 
 	if ns != "" {
 		si = a.withSavedTools(ctx, si, ns)
 	}
+	semantic := a.semantic.rankings(ctx, si, queries)
+	var hits []search.Hit
+	if len(queries) == 1 && len(semantic) == 0 {
+		hits = si.ix.Search(queries[0], limit)
+	} else {
+		lists := make([][]search.Hit, 0, len(queries)+len(semantic))
+		for _, q := range queries {
+			lists = append(lists, si.ix.Search(q, fuseDepth))
+		}
+		hits = search.Fuse(limit, append(lists, semantic...)...)
+	}
 	out := []ToolDoc{}
-	for _, h := range si.ix.Search(query, limit) {
+	for _, h := range hits {
 		d := si.docs[h.Index]
 		d.Score = h.Score
 		if detail != "full" {

@@ -224,6 +224,7 @@ hits = await runtime.search_tool_docs("add numbers and remember the sum", limit=
 print([(h["server"], h["tool"]) for h in hits][:1])
 doc = (await runtime.query_tool_docs("user_tools", "add_and_remember", detail="full"))[0]
 print(doc["call"])
+print(hits[0]["signature"])
 print(doc["stub"].splitlines()[0])
 print("save_memory" in doc["source"])
 print([d["tool"] for d in await runtime.query_tool_docs("user_tools")])
@@ -238,6 +239,7 @@ except ImportError as e:
 	want := "42 42\n" +
 		"[('user_tools', 'add_and_remember')]\n" +
 		"from user_tools import add_and_remember; await add_and_remember(...)\n" +
+		"from user_tools import add_and_remember; await add_and_remember(a: int, b: int = 1) -> int\n" +
 		"async def add_and_remember(a: int, b: int = 1) -> int:\n" +
 		"True\n" +
 		"['add_and_remember', 'twice']\n" +

@@ -107,6 +107,15 @@ func (t savedTool) doc(detail string) ToolDoc {
 	d := ToolDoc{
 		Server: UserTools, Alias: UserTools, Tool: t.info.Name, Py: t.info.Name,
 		Call: "from user_tools import " + t.info.Name + "; " + call, Summary: summary,
+		Signature: "from user_tools import " + t.info.Name + "; " + call,
+	}
+	if t.info.Signature != "" {
+		// "async def f(a, b=1) -> int" is called as "await f(a, b=1) -> int".
+		line := strings.TrimPrefix(strings.TrimPrefix(t.info.Signature, "async "), "def ")
+		if t.async {
+			line = "await " + line
+		}
+		d.Signature = "from user_tools import " + t.info.Name + "; " + line
 	}
 	if detail == "full" {
 		d.Description = t.info.Description

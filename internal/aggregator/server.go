@@ -40,7 +40,7 @@ func (a *Aggregator) Description() string {
 	var b strings.Builder
 	b.WriteString(`Run Python 3 (top-level await allowed) in a locked-down sandbox with no network. Print what you need: only printed output comes back.
 Name the servers the program uses in "servers"; each becomes a module mcp_{alias} whose tools are async functions: await mcp_{alias}.{tool}(name=value, ...) (or one dict). Results are dicts/lists (structured) or str. A refused or failed call raises ToolError. A call takes timeout=S for a deadline of its own (_timeout=S when the tool has a timeout parameter).
-Find tools with "from mcp import runtime": await runtime.search_tool_docs(query, limit=5), runtime.query_tool_docs(server, tool=None, detail="summary"|"full") (full gives the signature), runtime.describe_server(name), runtime.discovered_servers(), runtime.list_servers(), runtime.capability_summary(), runtime.call_tool(server, tool, args); read-only helpers have _sync variants. Search covers every server, loaded or not.
+Find tools with "from mcp import runtime": await runtime.search_tool_docs(query, limit=5) (query: a str, or a list of phrasings to fuse; each hit's "signature" is the line that calls it), runtime.query_tool_docs(server, tool=None, detail="summary"|"full") (full adds the docstring and schema), runtime.describe_server(name), runtime.discovered_servers(), runtime.list_servers(), runtime.capability_summary(), runtime.call_tool(server, tool, args); read-only helpers have _sync variants. Search covers every server, loaded or not.
 `)
 	b.WriteString(memoryHelp + "\n")
 	fmt.Fprintf(&b, "Limits: %v per run, %d tool calls, %d KiB of printed output kept.\n",

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -199,6 +200,34 @@ func (s StateConfig) validate() error {
 	return nil
 }
 
+// SearchConfig configures how tools are found, beyond the lexical ranking
+// that always runs.
+type SearchConfig struct {
+	Embeddings EmbeddingsConfig `koanf:"embeddings"`
+}
+
+// EmbeddingsConfig names an embedding server that speaks the
+// OpenAI-compatible POST {url}/v1/embeddings (Ollama, llama.cpp's server,
+// LM Studio, vLLM). With a URL, search ranks tools by their embeddings too
+// and fuses that ranking with the lexical one; without one (the default),
+// search is lexical only. Whatever the server does, search falls back to the
+// lexical ranking when it fails.
+type EmbeddingsConfig struct {
+	URL   string `koanf:"url"`   // the server's base address: http://localhost:11434 ("" = off)
+	Model string `koanf:"model"` // the embedding model it serves, by the name it knows
+	// APIKeyEnv names the host variable holding the key sent as a bearer
+	// token; the key itself is never written in the config.
+	APIKeyEnv        string        `koanf:"api_key_env"`
+	Timeout          time.Duration `koanf:"timeout"`            // per request
+	MaxResponseBytes int           `koanf:"max_response_bytes"` // a larger answer is refused
+}
+
+// DefaultEmbeddings returns the defaults of [search.embeddings]: off, 2 s
+// per request, 8 MiB per answer.
+func DefaultEmbeddings() EmbeddingsConfig {
+	return EmbeddingsConfig{Timeout: 2 * time.Second, MaxResponseBytes: 8 << 20}
+}
+
 // DiscoveryConfig says which MCP client config files to read.
 type DiscoveryConfig struct {
 	Skip    []string `koanf:"skip"`    // client IDs not to read (claude-desktop, cursor, vscode, ...)
@@ -266,6 +295,8 @@ type Config struct {
 	NoDiscovery bool `koanf:"no_discovery"`
 	// CatalogDir caches tool lists ("" caches nothing).
 	CatalogDir string `koanf:"catalog_dir"`
+	// Search configures the optional embedding ranker.
+	Search SearchConfig `koanf:"search"`
 	// OutputMode is what run_python's text block holds: "compact" (what
 	// the program printed, and the error), "toon" (the structured result
 	// as TOON, empty fields dropped) or "json" (it as indented JSON).
@@ -292,8 +323,10 @@ const (
 // Default returns the defaults: the default image and limits, no
 // servers, no policy beyond the limits.
 func Default() Config {
-	return Config{Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow", OutputMode: OutputCompact,
-		State: DefaultState(), Audit: DefaultAudit()}
+	return Config{
+		Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow",
+		OutputMode: OutputCompact, State: DefaultState(), Audit: DefaultAudit(), Search: SearchConfig{Embeddings: DefaultEmbeddings()},
+	}
 }
 
 // DefaultCatalogDir is $XDG_CACHE_HOME/mcp-code-mode/catalog (or the
@@ -454,11 +487,14 @@ func Load(path string, environ []string) (Config, error) {
 	if err := cfg.Audit.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
+	if err := cfg.Search.Embeddings.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
 	return cfg, nil
 }
 
 // durationKeys are the config keys holding durations.
-var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.server_idle", "limits.connect_timeout"}
+var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.max_call_timeout", "limits.server_idle", "limits.connect_timeout", "search.embeddings.timeout"}
 
 // parseSeconds reads a duration: a Go duration string ("90s", "1m30s") or a
 // plain number of seconds (90, 1.5, "90").
@@ -518,6 +554,33 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.warm must be between 0 and 64, got %d", l.Warm)
 	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
+	}
+	return nil
+}
+
+// validate checks [search.embeddings]: all of it or nothing, an http(s)
+// URL without credentials (the key goes in api_key_env), and bounds.
+func (e EmbeddingsConfig) validate() error {
+	if e.URL == "" {
+		if e.Model != "" || e.APIKeyEnv != "" {
+			return errors.New("search.embeddings: model and api_key_env need a url")
+		}
+		return nil
+	}
+	u, err := url.Parse(e.URL)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return errors.New("search.embeddings.url must be an http or https address such as http://localhost:11434")
+	case u.User != nil:
+		return errors.New("search.embeddings.url must not hold credentials: name the variable holding the key in search.embeddings.api_key_env")
+	case u.RawQuery != "" || u.Fragment != "":
+		return errors.New("search.embeddings.url must be the server's base address, without a query or fragment")
+	case strings.TrimSpace(e.Model) == "":
+		return errors.New("search.embeddings.model must name the embedding model when url is set")
+	case e.Timeout <= 0:
+		return fmt.Errorf("search.embeddings.timeout must be positive, got %v", e.Timeout)
+	case e.MaxResponseBytes < 64<<10:
+		return fmt.Errorf("search.embeddings.max_response_bytes must be at least 64 KiB, got %d", e.MaxResponseBytes)
 	}
 	return nil
 }

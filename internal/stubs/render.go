@@ -71,43 +71,8 @@ func (t Tool) Stub() string {
 // render returns the signature line(s) of t's stub, ending in ":\n", and the
 // value of its docstring ("" for none).
 func (t Tool) render() (sig, doc string) {
-	var namer Namer
-	fn := t.Py
-	if !validIdentifier(fn) {
-		fn = Identifier(cmp.Or(t.Py, t.Name))
-	}
-
-	decls := make([]string, 0, len(t.Params)+1)
-	var args []string
-	for _, p := range t.Params {
-		id := p.Py
-		if validIdentifier(id) && !namer.Taken(id) {
-			namer.Reserve(id)
-		} else {
-			id = namer.Name(cmp.Or(p.Py, p.Name))
-		}
-		typ := cmp.Or(p.Type, "Any")
-		decl := id + ": " + typ
-		if !p.Required {
-			def, ok := pyScalar(p.Default)
-			if !ok {
-				def = "None"
-			}
-			if def == "None" && !admitsNone(typ) {
-				decl += " | None"
-			}
-			decl += " = " + def
-		}
-		decls = append(decls, decl)
-		if a := argDoc(id, p); a != "" {
-			args = append(args, a)
-		}
-	}
-	if t.AllowsExtra {
-		kw := namer.Name("kwargs")
-		decls = append(decls, "**"+kw+": Any")
-		args = append(args, "**"+kw+": Further arguments, passed on under their own names (the schema allows names it does not list).")
-	}
+	fn := t.funcName()
+	decls, args := t.decls()
 
 	var b strings.Builder
 	b.WriteString("async def ")
@@ -155,6 +120,53 @@ func (t Tool) render() (sig, doc string) {
 	}
 	text.WriteString("    ")
 	return b.String(), text.String()
+}
+
+// funcName is the Python name of t's function: t.Py when it is a usable
+// identifier, else one made from it (or from t.Name).
+func (t Tool) funcName() string {
+	if validIdentifier(t.Py) {
+		return t.Py
+	}
+	return Identifier(cmp.Or(t.Py, t.Name))
+}
+
+// decls returns the declarations of t's parameters, in signature order
+// ("owner: str", "body: str | None = None", "**kwargs: Any"), and the Args
+// lines of its docstring.
+func (t Tool) decls() (decls, args []string) {
+	var namer Namer
+	decls = make([]string, 0, len(t.Params)+1)
+	for _, p := range t.Params {
+		id := p.Py
+		if validIdentifier(id) && !namer.Taken(id) {
+			namer.Reserve(id)
+		} else {
+			id = namer.Name(cmp.Or(p.Py, p.Name))
+		}
+		typ := cmp.Or(p.Type, "Any")
+		decl := id + ": " + typ
+		if !p.Required {
+			def, ok := pyScalar(p.Default)
+			if !ok {
+				def = "None"
+			}
+			if def == "None" && !admitsNone(typ) {
+				decl += " | None"
+			}
+			decl += " = " + def
+		}
+		decls = append(decls, decl)
+		if a := argDoc(id, p); a != "" {
+			args = append(args, a)
+		}
+	}
+	if t.AllowsExtra {
+		kw := namer.Name("kwargs")
+		decls = append(decls, "**"+kw+": Any")
+		args = append(args, "**"+kw+": Further arguments, passed on under their own names (the schema allows names it does not list).")
+	}
+	return decls, args
 }
 
 // argDoc returns the Args line of parameter p, named id in Python, or "" if
