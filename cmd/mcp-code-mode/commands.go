@@ -365,7 +365,7 @@ func showServers(c *common, s streams, asJSON bool) error {
 		return noServers(c, stdout)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSOURCE")
+	fmt.Fprintln(tw, "NAME\tALIAS\tTRANSPORT\tENABLED\tPOLICY\tSIGN-IN\tSOURCE")
 	pending := 0
 	for _, s := range list {
 		enabled := "yes"
@@ -390,7 +390,11 @@ func showServers(c *common, s streams, asJSON bool) error {
 		if len(s.AlsoIn) > 0 {
 			source += fmt.Sprintf(" (+%d more)", len(s.AlsoIn))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, source)
+		signIn := s.SignIn
+		if signIn == "" {
+			signIn = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Alias, s.Transport, enabled, policy, signIn, source)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

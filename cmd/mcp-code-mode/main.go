@@ -17,6 +17,8 @@
 //	mcp-code-mode uninstall [flags] CLIENT
 //	mcp-code-mode memory ls|get KEY|set KEY JSON|rm KEY [flags]
 //	mcp-code-mode saved-tools ls|show NAME|rm NAME [flags]
+//	mcp-code-mode login [flags] SERVER
+//	mcp-code-mode logout [flags] SERVER
 //	mcp-code-mode doctor [flags]
 //	mcp-code-mode version [--json]
 //	mcp-code-mode completion bash|zsh|fish|powershell
@@ -168,7 +170,7 @@ checks every call.`,
 		c.GroupID = "use"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{installCmd(s, "install"), installCmd(s, "uninstall"), trustCmd(s), untrustCmd(s), buildImageCmd(s), doctorCmd(s), versionCmd(s)} {
+	for _, c := range []*cobra.Command{installCmd(s, "install"), installCmd(s, "uninstall"), loginCmd(s), logoutCmd(s), trustCmd(s), untrustCmd(s), buildImageCmd(s), doctorCmd(s), versionCmd(s)} {
 		c.GroupID = "set"
 		root.AddCommand(c)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
@@ -122,6 +123,14 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// A remote server's stored sign-in (its tokens) is secret too; tokens
+	// obtained later are added as they come (oauth.Options.OnSecret).
+	servers = slices.Clone(servers)
+	for i, s := range servers {
+		if upstream.SignsIn(s) {
+			servers[i].SignIn = oauth.Store{Dir: cfg.TokenDir}.Secrets(s.URL)
+		}
+	}
 	secrets := config.AllSecrets(servers)
 	var embeddingKey string
 	if name := cfg.Search.Embeddings.APIKeyEnv; name != "" && cfg.Search.Embeddings.URL != "" {
@@ -146,7 +155,6 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	a := &Aggregator{cfg: cfg, engine: engine, log: log, redact: red, policy: pol, byName: map[string]*entry{}, semantic: sem,
 		startSem: make(chan struct{}, 4), runSem: make(chan struct{}, max(1, cfg.Limits.ConcurrentRuns)),
 		localNS: LocalNamespace(), saved: map[string]*savedCache{}}
-	servers = slices.Clone(servers)
 	for i := range servers {
 		// Before modelSafe caps them: a secret cut in two would not be found.
 		servers[i].Description, servers[i].Why = red.String(servers[i].Description), red.String(servers[i].Why)
@@ -195,7 +203,8 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 			if stubs.Identifier(s.Name) != s.Name {
 				alias = namer.Name(s.Name)
 			}
-			e := &entry{srv: s, alias: alias, up: upstream.New(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog, log)}
+			e := &entry{srv: s, alias: alias, up: upstream.New(s, cfg.Env, cfg.Limits, catalog.Catalog{Dir: cfg.CatalogDir}, a.bumpCatalog,
+				oauth.Options{Dir: cfg.TokenDir, OnSecret: red.Add}, log)}
 			a.entries = append(a.entries, e)
 			a.byName[s.Name] = e
 		}
@@ -303,6 +312,10 @@ type ServerInfo struct {
 	// its file has it (never expanded), for the user to read before
 	// approving it.
 	AsWritten string `json:"as_written,omitempty"`
+	// SignIn is a remote server's OAuth sign-in: "signed in (...)" or "not
+	// signed in"; "" for a server that signs in otherwise (a stdio
+	// server, or an Authorization header in its config).
+	SignIn string `json:"sign_in,omitempty"`
 }
 
 // Servers lists the configured servers, sorted by name.
@@ -315,6 +328,9 @@ func (a *Aggregator) Servers() []ServerInfo {
 			Allow: e.srv.Allow, Deny: e.srv.Deny, ReadOnly: e.srv.ReadOnly, Client: e.srv.Client, AlsoIn: e.srv.AlsoIn,
 			Project: e.srv.Project, NeedsApproval: e.srv.Untrusted, EntryHash: e.srv.EntryHash, AsWritten: asWritten(e.srv),
 		})
+		if upstream.SignsIn(e.srv) {
+			out[len(out)-1].SignIn = oauth.Store{Dir: a.cfg.TokenDir}.Status(e.srv.URL, e.srv.OAuth)
+		}
 	}
 	return out
 }

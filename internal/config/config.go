@@ -110,6 +110,9 @@ type ServerConfig struct {
 	// flag of the client it was discovered in; nil leaves that flag as
 	// the client set it.
 	Disabled *bool `koanf:"disabled"`
+	// OAuth is how to sign in to a remote server that asks for OAuth
+	// ([servers.NAME.oauth]); nil: discover and register dynamically.
+	OAuth *OAuth `koanf:"oauth"`
 }
 
 // StateConfig is the [state] table: where programs' memories and saved
@@ -297,6 +300,9 @@ type Config struct {
 	CatalogDir string `koanf:"catalog_dir"`
 	// Search configures the optional embedding ranker.
 	Search SearchConfig `koanf:"search"`
+	// TokenDir is where the sign-ins to remote servers are kept (package
+	// oauth): $XDG_STATE_HOME/mcp-code-mode/oauth. Not a config key.
+	TokenDir string `koanf:"-"`
 	// OutputMode is what run_python's text block holds: "compact" (what
 	// the program printed, and the error), "toon" (the structured result
 	// as TOON, empty fields dropped) or "json" (it as indented JSON).
@@ -324,7 +330,7 @@ const (
 // servers, no policy beyond the limits.
 func Default() Config {
 	return Config{
-		Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), DefaultPolicy: "allow",
+		Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), TokenDir: DefaultTokenDir(), DefaultPolicy: "allow",
 		OutputMode: OutputCompact, State: DefaultState(), Audit: DefaultAudit(), Search: SearchConfig{Embeddings: DefaultEmbeddings()},
 	}
 }
@@ -337,6 +343,16 @@ func DefaultCatalogDir() string {
 		return ""
 	}
 	return filepath.Join(dir, "mcp-code-mode", "catalog")
+}
+
+// DefaultTokenDir is the oauth folder of StateDir, where sign-ins to
+// remote servers are kept; "" when there is no home directory.
+func DefaultTokenDir() string {
+	dir, err := StateDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "oauth")
 }
 
 // StateDir is where this program keeps what it must remember between runs
@@ -642,6 +658,15 @@ func (c Config) Merge(source string, discovered []Server) ([]Server, error) {
 			if sc.Allow != nil || sc.Deny != nil || sc.ReadOnly {
 				s.PolicyFrom = table(name, source)
 			}
+			if sc.OAuth != nil {
+				if s.Transport != TransportHTTP && s.Transport != TransportSSE {
+					return nil, fmt.Errorf("server %q (%s): oauth applies to remote servers (a url), and the discovered server of this name is a %s server", name, where, s.Transport)
+				}
+				if err := sc.OAuth.check(fmt.Sprintf("server %q (%s)", name, where)); err != nil {
+					return nil, err
+				}
+				s.OAuth = *sc.OAuth
+			}
 			sc.turn(s, source)
 			continue
 		}
@@ -732,6 +757,15 @@ func (sc ServerConfig) server(name, source string) (Server, error) {
 		}
 	default:
 		return s, fmt.Errorf("server %q (%s): unknown type %q (want stdio, http or sse)", name, s.Source, sc.Type)
+	}
+	if sc.OAuth != nil {
+		if s.Transport == TransportStdio {
+			return s, fmt.Errorf("server %q (%s): oauth applies to remote servers (a url), not to a stdio server", name, s.Source)
+		}
+		if err := sc.OAuth.check(fmt.Sprintf("server %q (%s)", name, s.Source)); err != nil {
+			return s, err
+		}
+		s.OAuth = *sc.OAuth
 	}
 	if s.Disabled {
 		s.Why = "disabled in " + source

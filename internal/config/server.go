@@ -51,6 +51,14 @@ type Server struct {
 	EnvHeaders     map[string]string // http: header name -> NAME of the variable holding its value (Codex)
 	UnsetVars      []string          // variables the entry referred to that were not set (they expanded to "")
 
+	// OAuth is how to sign in to it when it asks for OAuth authorization
+	// ([servers.NAME.oauth] of this program's config).
+	OAuth OAuth
+	// SignIn holds the secret values of its stored sign-in (access and
+	// refresh tokens, a registered client's secret), read from the token
+	// store for redaction only; never written anywhere.
+	SignIn []string
+
 	// Project is the project directory when the server comes from a file
 	// in it (a repository's .mcp.json, .vscode/mcp.json, ...), which anyone
 	// who wrote the repository may have written; "" for the user's own
@@ -94,8 +102,8 @@ func (s Server) Key() string {
 // header's token after "Bearer " or "Basic "), its URL's query values, the
 // values of secret-named flags in its arguments ("--api-key V",
 // "--token=V", "GITHUB_TOKEN=V"), the password of any URL among these or
-// its arguments, and the host variables it takes a bearer token or headers
-// from (read now).
+// its arguments, the host variables it takes a bearer token, headers or an
+// OAuth client secret from (read now), and its stored sign-in (SignIn).
 //
 // Not every configured value is a secret (LOG_LEVEL=info, a path), and one
 // that is not would be hidden wherever it appears; so a value counts when
@@ -133,6 +141,12 @@ func (s Server) Secrets() []string {
 	}
 	if s.BearerTokenEnv != "" {
 		add(os.Getenv(s.BearerTokenEnv), true)
+	}
+	if s.OAuth.ClientSecretEnv != "" {
+		add(os.Getenv(s.OAuth.ClientSecretEnv), true)
+	}
+	for _, v := range s.SignIn {
+		add(v, true)
 	}
 	queryOf := func(raw string) {
 		u, err := url.Parse(raw)

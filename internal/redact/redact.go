@@ -12,14 +12,17 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Mark is what a secret is replaced with.
 const Mark = "[redacted]"
 
-// Replacer replaces a fixed set of secret values. A nil Replacer, or one
-// with no secrets, leaves text as it is.
+// Replacer replaces a set of secret values, to which Add adds more (a
+// token obtained while the program runs). A nil Replacer, or one with no
+// secrets, leaves text as it is. It is safe for concurrent use.
 type Replacer struct {
+	mu      sync.RWMutex
 	secrets []string // longest first, no duplicates
 	r       *strings.Replacer
 }
@@ -27,7 +30,16 @@ type Replacer struct {
 // New returns a Replacer of secrets; empty values are ignored. Where one
 // secret contains another, the longer is replaced whole.
 func New(secrets ...string) *Replacer {
-	list := slices.DeleteFunc(slices.Clone(secrets), func(s string) bool { return s == "" })
+	r := &Replacer{}
+	r.Add(secrets...)
+	return r
+}
+
+// Add adds secrets to those r replaces; empty values are ignored.
+func (r *Replacer) Add(secrets ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	list := slices.DeleteFunc(append(slices.Clone(r.secrets), secrets...), func(s string) bool { return s == "" })
 	// Longest first: strings.Replacer prefers the earlier of two pairs that
 	// match at one position.
 	slices.SortFunc(list, func(a, b string) int {
@@ -37,25 +49,34 @@ func New(secrets ...string) *Replacer {
 		return strings.Compare(a, b)
 	})
 	list = slices.Compact(list)
-	r := &Replacer{secrets: list}
-	if len(list) > 0 {
-		pairs := make([]string, 0, 2*len(list))
-		for _, s := range list {
-			pairs = append(pairs, s, Mark)
-		}
-		r.r = strings.NewReplacer(pairs...)
+	if len(list) == len(r.secrets) {
+		return
 	}
-	return r
+	pairs := make([]string, 0, 2*len(list))
+	for _, s := range list {
+		pairs = append(pairs, s, Mark)
+	}
+	r.secrets, r.r = list, strings.NewReplacer(pairs...)
 }
 
-func (r *Replacer) empty() bool { return r == nil || r.r == nil }
+// replacer is the current strings.Replacer, nil when there is no secret.
+func (r *Replacer) replacer() *strings.Replacer {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.r
+}
+
+func (r *Replacer) empty() bool { return r.replacer() == nil }
 
 // String returns s with every secret replaced by Mark.
 func (r *Replacer) String(s string) string {
-	if r.empty() {
-		return s
+	if rep := r.replacer(); rep != nil {
+		return rep.Replace(s)
 	}
-	return r.r.Replace(s)
+	return s
 }
 
 // Error returns err with its message redacted, still wrapping err (for
@@ -133,13 +154,13 @@ func (r *Replacer) JSON(b []byte) []byte {
 // Handler returns a slog.Handler that hands next every record with the
 // secrets replaced in its message and in the values of its attributes
 // (strings, errors and anything else as it would be printed), those given
-// to WithAttrs included. With no secrets it returns next itself, and a
-// handler of the same secrets is not wrapped twice.
+// to WithAttrs included, and those added to r later. A nil Replacer returns
+// next itself, and a handler of r is not wrapped in another of r.
 func (r *Replacer) Handler(next slog.Handler) slog.Handler {
-	if r.empty() {
+	if r == nil {
 		return next
 	}
-	if h, ok := next.(*handler); ok && slices.Equal(h.r.secrets, r.secrets) {
+	if h, ok := next.(*handler); ok && h.r == r {
 		return next
 	}
 	return &handler{next: next, r: r}
@@ -148,6 +169,9 @@ func (r *Replacer) Handler(next slog.Handler) slog.Handler {
 type handler struct {
 	next slog.Handler
 	r    *Replacer
+	// attrs given to WithAttrs since the last group, kept as given and
+	// redacted with each record, so a secret added later is taken out too.
+	attrs []slog.Attr
 }
 
 func (h *handler) Enabled(ctx context.Context, level slog.Level) bool {
@@ -156,23 +180,36 @@ func (h *handler) Enabled(ctx context.Context, level slog.Level) bool {
 
 func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
 	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
+	next := h.next
+	if len(h.attrs) > 0 {
+		next = next.WithAttrs(h.redacted(h.attrs))
+	}
 	rec.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.attr(a))
 		return true
 	})
-	return h.next.Handle(ctx, out)
+	return next.Handle(ctx, out)
 }
 
-func (h *handler) WithAttrs(attrs []slog.Attr) slog.Handler {
+func (h *handler) redacted(attrs []slog.Attr) []slog.Attr {
 	red := make([]slog.Attr, len(attrs))
 	for i, a := range attrs {
 		red[i] = h.attr(a)
 	}
-	return &handler{next: h.next.WithAttrs(red), r: h.r}
+	return red
+}
+
+func (h *handler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &handler{next: h.next, r: h.r, attrs: append(slices.Clip(h.attrs), attrs...)}
 }
 
 func (h *handler) WithGroup(name string) slog.Handler {
-	return &handler{next: h.next.WithGroup(name), r: h.r}
+	// The attributes so far belong outside the group: they are fixed now.
+	next := h.next
+	if len(h.attrs) > 0 {
+		next = next.WithAttrs(h.redacted(h.attrs))
+	}
+	return &handler{next: next.WithGroup(name), r: h.r}
 }
 
 // attr redacts one attribute's value. A value of another kind than string

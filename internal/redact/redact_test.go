@@ -144,11 +144,29 @@ func TestHandler(t *testing.T) {
 			t.Errorf("the log lacks %s: %s", want, out)
 		}
 	}
-	// One handler of the same secrets is enough.
+	// One handler of a Replacer is enough.
 	if h := r.Handler(r.Handler(slog.DiscardHandler)); h.(*handler).next != slog.DiscardHandler {
-		t.Error("a redacting handler was wrapped in another of the same secrets")
+		t.Error("a redacting handler was wrapped in another of the same Replacer")
 	}
-	if New().Handler(slog.DiscardHandler) != slog.DiscardHandler {
-		t.Error("a Replacer without secrets wrapped the handler")
+	var nilR *Replacer
+	if nilR.Handler(slog.DiscardHandler) != slog.DiscardHandler {
+		t.Error("a nil Replacer wrapped the handler")
+	}
+}
+
+// A secret learned after the handler was made (a token obtained while the
+// program runs) is taken out of the records written from then on, and out
+// of text.
+func TestAddedSecretsAreRedacted(t *testing.T) {
+	var buf bytes.Buffer
+	r := New()
+	log := slog.New(r.Handler(slog.NewTextHandler(&buf, nil))).With("auth", "Bearer tok-added-later-123")
+	r.Add("tok-added-later-123", "")
+	log.Warn("sent tok-added-later-123")
+	if out := buf.String(); strings.Contains(out, "tok-added-later-123") || !strings.Contains(out, "sent [redacted]") {
+		t.Errorf("the log after Add: %s", out)
+	}
+	if got := r.String("x tok-added-later-123 y"); got != "x [redacted] y" {
+		t.Errorf("String after Add = %q", got)
 	}
 }

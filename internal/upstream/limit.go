@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
 )
 
 // ErrMessageTooLarge marks a message from a wrapped server over
@@ -74,9 +76,14 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // httpClient is an HTTP client whose response bodies are capped; onOver
-// (may be nil) is called when one goes over.
-func httpClient(max int, over *atomic.Bool, onOver func()) *http.Client {
-	return &http.Client{Transport: &limitTransport{base: http.DefaultTransport.(*http.Transport).Clone(), max: max, over: over, onOver: onOver}}
+// (may be nil) is called when one goes over. With auth, requests carry
+// that sign-in's token (see oauth.Client.Transport).
+func httpClient(max int, over *atomic.Bool, onOver func(), auth *oauth.Client) *http.Client {
+	var rt http.RoundTripper = &limitTransport{base: http.DefaultTransport.(*http.Transport).Clone(), max: max, over: over, onOver: onOver}
+	if auth != nil {
+		rt = auth.Transport(rt)
+	}
+	return &http.Client{Transport: rt}
 }
 
 // foreignLine notes the first line of a stdio server's stdout that is not a

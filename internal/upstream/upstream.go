@@ -31,6 +31,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
 )
@@ -98,6 +99,7 @@ type Server struct {
 	catalog catalog.Catalog
 	changed func()        // called when the tool list changes
 	calls   chan struct{} // bounds calls in flight
+	auth    *oauth.Client // a remote server's sign-in; nil when its config authorizes it (or it is stdio)
 
 	mu     sync.Mutex
 	sess   *session
@@ -127,12 +129,52 @@ const (
 
 // New returns the owner of srv, not yet started. passEnv names the host
 // variables a stdio server gets besides the base ones; the catalog keeps
-// its tool list; changed is called whenever the tool list changes.
-func New(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), log *slog.Logger) *Server {
-	return &Server{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
+// its tool list; changed is called whenever the tool list changes. A
+// remote server whose config sends no Authorization header of its own is
+// signed in to with OAuth when it asks (see package oauth): signIn says
+// where sign-ins are kept and whether a user can sign in now; the secrets
+// of a sign-in are added to the server's redaction, and told to
+// signIn.OnSecret.
+func New(srv config.Server, passEnv []string, limits config.Limits, catalog catalog.Catalog, changed func(), signIn oauth.Options, log *slog.Logger) *Server {
+	u := &Server{srv: srv, passEnv: passEnv, limits: limits, catalog: catalog, changed: changed,
 		calls: make(chan struct{}, max(1, limits.ServerConcurrency)), log: log.With("server", srv.Name),
 		redact: redact.New(srv.Secrets()...)}
+	if SignsIn(srv) {
+		tell := signIn.OnSecret
+		signIn.OnSecret = func(secrets ...string) {
+			u.redact.Add(secrets...)
+			if tell != nil {
+				tell(secrets...)
+			}
+		}
+		if signIn.Log == nil {
+			signIn.Log = u.log
+		}
+		u.auth = oauth.New(srv, signIn)
+	}
+	return u
 }
+
+// SignsIn reports whether srv is signed in to with OAuth when it asks: a
+// remote server whose config gives no Authorization header (headers,
+// env_http_headers or bearer_token_env_var).
+func SignsIn(srv config.Server) bool {
+	if srv.Transport != config.TransportHTTP && srv.Transport != config.TransportSSE || srv.BearerTokenEnv != "" {
+		return false
+	}
+	for _, h := range []map[string]string{srv.Headers, srv.EnvHeaders} {
+		for k := range h {
+			if strings.EqualFold(k, "Authorization") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SignIn is the server's OAuth sign-in, nil when it signs in otherwise
+// (see SignsIn).
+func (u *Server) SignIn() *oauth.Client { return u.auth }
 
 // KnownTools returns the tool list without starting the server: the live
 // one, else the catalog's. ok is false when neither exists.
@@ -472,7 +514,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
 			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log),
-				transport.WithHTTPBasicClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, nil)))
+				transport.WithHTTPBasicClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, nil, u.auth)))
 		}
 	case config.TransportSSE:
 		sess.streamed = true
@@ -482,7 +524,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 			// answer) would cut calls the configured timeouts allow; the
 			// contexts of the handshake and of each call bound them instead.
 			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers), transport.WithSSELogger(u.log),
-				transport.WithHTTPClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, sess.overflowed)),
+				transport.WithHTTPClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, sess.overflowed, u.auth)),
 				transport.WithEndpointTimeout(u.limits.ConnectTimeout),
 				transport.WithResponseTimeout(max(u.limits.CallTimeout, u.limits.ConnectTimeout)))
 		}
@@ -512,10 +554,16 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
 			se.Exit = sess.cmd.ProcessState.ExitCode()
 		}
-		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
-			se.msg = fmt.Sprintf("start server %q: it requires authorization (HTTP 401) and OAuth sign-in is not supported yet: "+
-				"give it a bearer token (headers = { Authorization = \"Bearer ...\" }, or bearer_token_env_var = \"NAME\") in its config: %s", u.srv.Name, u.redact.String(err.Error()))
-		} else {
+		var login *oauth.LoginRequiredError
+		var signIn *oauth.SignInError
+		switch {
+		case errors.As(err, &login):
+			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(login.Error()))
+		case errors.As(err, &signIn):
+			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(signIn.Error()))
+		case errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized):
+			se.msg = fmt.Sprintf("start server %q: it refused the Authorization its config gives (HTTP 401): %s", u.srv.Name, u.redact.String(err.Error()))
+		default:
 			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(err.Error()))
 			if se.Exit > 0 {
 				se.msg += fmt.Sprintf("; it exited with status %d", se.Exit)
