@@ -229,15 +229,24 @@ trap 'rm -f "$cfg"' EXIT
 printf '[servers.conf]\nurl = "%s"\n' "$url" > "$cfg"
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 tools_call) code='print(await mcp_conf.add_numbers(a=2, b=3))' ;;
+sse-retry) code='print(await mcp_conf.test_reconnection())' ;;
 *) code='d = await runtime.describe_server("conf"); print(d["name"], d["transport"], d["loaded"])' ;;
 esac
 exec BIN run --no-discovery --config "$cfg" --servers conf -c "$code"
 `
 
-// TestConformanceClient runs the suite's client scenarios initialize and
-// tools_call with mcp-code-mode as the client: the suite starts a test MCP
-// server, and mcp-code-mode wraps it (streamable HTTP) and calls its tool
-// from a program in the sandbox.
+// conformanceClientNotApplicable are the client scenarios that do not
+// apply, and why. The auth/* scenarios run in TestConformanceClientAuth.
+var conformanceClientNotApplicable = map[string]string{
+	"elicitation-sep1034-client-defaults": "elicitation: the server asks its client for input (elicitation/create), and mcp-code-mode declares no elicitation capability to wrapped servers: a program in the sandbox has no user to ask",
+}
+
+// TestConformanceClient runs the suite's client scenarios initialize,
+// tools_call and sse-retry with mcp-code-mode as the client: the suite
+// starts a test MCP server, and mcp-code-mode wraps it (streamable HTTP)
+// and calls its tool from a program in the sandbox. Every client scenario
+// of the suite is run here or in TestConformanceClientAuth, or is listed
+// in conformanceClientNotApplicable with the reason, which is logged.
 func TestConformanceClient(t *testing.T) {
 	conformance := pinnedNpmBin(t, "conformance")
 	clitest.NeedEngine(t)
@@ -264,6 +273,16 @@ func TestConformanceClient(t *testing.T) {
 		t.Logf("our client printed: %q", printed)
 		os.RemoveAll(dir) // a rerun must find only its own result
 		return checks, out + errOut, string(printed), code
+	}
+
+	for _, s := range listScenarios(t, conformance, f.Env, f.Dir, "client") {
+		switch why := conformanceClientNotApplicable[s]; {
+		case s == "initialize" || s == "tools_call" || s == "sse-retry" || strings.HasPrefix(s, "auth/"):
+		case why != "":
+			t.Logf("not applicable: %s: %s", s, why)
+		default:
+			t.Errorf("client scenario %q is new: run it, or list it in conformanceClientNotApplicable with the reason", s)
+		}
 	}
 
 	t.Run("initialize", func(t *testing.T) {
@@ -295,6 +314,32 @@ func TestConformanceClient(t *testing.T) {
 			if c.ID == "tool-add-numbers" && c.Status == "SUCCESS" {
 				t.Logf("the suite's add_numbers tool was called by the sandboxed program: %s", c.Details)
 			}
+		}
+	})
+
+	// The server ends the tool call's SSE stream after a priming event
+	// with retry: 500 ms; the client must reconnect with GET and
+	// Last-Event-ID after that wait and get the answer there (mcp-go's
+	// streamable HTTP transport does). The suite times the wait: on a
+	// loaded machine a reconnection up to 500 ms late is a WARNING, logged
+	// here; early, or more than 500 ms late, is a FAILURE.
+	t.Run("sse-retry", func(t *testing.T) {
+		checks, _, printed, code := run(t, "sse-retry", f.Env)
+		for _, c := range checks {
+			switch {
+			case c.Status == "FAILURE":
+				t.Errorf("sse-retry: %s failed: %s %s", c.ID, c.Description, c.Details)
+			case c.Status == "WARNING" && c.ID == "client-sse-retry-timing":
+				t.Logf("sse-retry: the reconnection came a little late (the machine is loaded?): %s", c.Details)
+			case c.Status == "WARNING":
+				t.Errorf("sse-retry: %s: %s", c.ID, c.Description)
+			}
+		}
+		if n := countChecks(checks); n["SUCCESS"] < 2 || code != 0 && n["WARNING"] == 0 {
+			t.Errorf("sse-retry: exit %d, %v:\n%s", code, n, describeChecks(checks))
+		}
+		if printed != "Reconnection test completed successfully\n" {
+			t.Errorf("the program printed %q, want the answer sent after the reconnection", printed)
 		}
 	})
 }

@@ -135,7 +135,7 @@ func login(ctx context.Context, c *common, s streams, name string, timeout time.
 	if len(rec.Scopes) > 0 {
 		scopes = "scope " + strings.Join(rec.Scopes, " ")
 	}
-	fmt.Fprintf(s.stdout, "Signed in to %s with %s (%s, %s). Runs use this sign-in and refresh it.\n", name, rec.Issuer, scopes, oauth.Store{Dir: cfg.TokenDir}.Status(srv.URL, srv.OAuth))
+	fmt.Fprintf(s.stdout, "Signed in to %s at %s (%s; token %s). Runs use this sign-in and renew it.\n", name, rec.Issuer, scopes, rec.Describe())
 	return nil
 }
 

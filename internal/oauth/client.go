@@ -133,8 +133,11 @@ type LoginRequiredError struct {
 }
 
 func (e *LoginRequiredError) Error() string {
-	return fmt.Sprintf("%s; run `mcp-code-mode login %s` to sign in", e.Reason, shellWord(e.Server))
+	return fmt.Sprintf("%s; run `mcp-code-mode login %s`%s", e.Reason, shellWord(e.Server), LoginHintSuffix)
 }
+
+// LoginHintSuffix ends the message of every LoginRequiredError.
+const LoginHintSuffix = " to sign in"
 
 // shellWord quotes s for a POSIX shell when it needs quoting.
 func shellWord(s string) string {

@@ -234,6 +234,11 @@ func (s Store) Status(serverURL string, set config.OAuth) string {
 		}
 		return "not signed in"
 	}
+	return "signed in (" + rec.Describe() + ")"
+}
+
+// Describe says when the record's token expires and what renews it.
+func (rec *Record) Describe() string {
 	var parts []string
 	switch left := time.Until(rec.ExpiresAt); {
 	case rec.ExpiresAt.IsZero():
@@ -243,7 +248,7 @@ func (s Store) Status(serverURL string, set config.OAuth) string {
 	case rec.RefreshToken != "" || rec.Grant == config.GrantClientCredentials:
 		parts = append(parts, "expired, renewed when used")
 	default:
-		return "sign-in expired: run login again"
+		parts = append(parts, "expired: login again")
 	}
 	if rec.RefreshToken != "" {
 		parts = append(parts, "refreshable")
@@ -251,5 +256,5 @@ func (s Store) Status(serverURL string, set config.OAuth) string {
 	if len(rec.Wanted) > 0 {
 		parts = append(parts, "login again to grant "+strings.Join(rec.Wanted, " "))
 	}
-	return "signed in (" + strings.Join(parts, ", ") + ")"
+	return strings.Join(parts, ", ")
 }

@@ -292,6 +292,9 @@ func (u *Server) ensure(ctx context.Context) error {
 			if left := time.Until(u.failedAt.Add(backoff(u.failures))); left > 0 {
 				err := u.lastErr
 				u.mu.Unlock()
+				if needsLogin(err) {
+					return err // what to do is said; the back-off is no news
+				}
 				return fmt.Errorf("%w; it failed %d time(s) in a row and is not started again for another %v (`mcp-code-mode doctor` tries it now)", err, u.failures, left.Round(time.Second))
 			}
 		}
@@ -331,6 +334,13 @@ func (u *Server) ensure(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// needsLogin reports whether a failed start needs the user to sign in
+// (also when an earlier process recorded it: only its message is known).
+func needsLogin(err error) bool {
+	var login *oauth.LoginRequiredError
+	return errors.As(err, &login) || errors.Is(err, errRecalled) && strings.HasSuffix(err.Error(), oauth.LoginHintSuffix)
 }
 
 // errRecalled is the cause of a failed start recorded by an earlier
@@ -558,7 +568,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		var signIn *oauth.SignInError
 		switch {
 		case errors.As(err, &login):
-			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(login.Error()))
+			se.msg = u.redact.String(login.Error())
 		case errors.As(err, &signIn):
 			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(signIn.Error()))
 		case errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized):
