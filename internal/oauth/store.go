@@ -112,16 +112,15 @@ func (s Store) Save(r *Record) error {
 		return fmt.Errorf("token store: %w", err)
 	}
 	tmp := f.Name()
-	if err := f.Chmod(0o600); err == nil {
+	err = f.Chmod(0o600)
+	if err == nil {
 		_, err = f.Write(append(b, '\n'))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp, filepath.Join(s.Dir, fileName(r)))
-		}
-	} else {
-		f.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(s.Dir, fileName(r)))
 	}
 	if err != nil {
 		os.Remove(tmp)
