@@ -183,17 +183,20 @@ func (c *Client) tell(rec *Record) {
 	}
 }
 
-// refreshMargin is how long before its expiry a token is refreshed.
-const refreshMargin = time.Minute
+// refreshMargin is how long before its expiry a token is refreshed: a
+// minute, or half its lifetime for a token that lives less than two.
+func (rec *Record) refreshMargin() time.Duration {
+	return min(time.Minute, rec.ExpiresAt.Sub(rec.SignedIn)/2)
+}
 
 // token returns the sign-in to use for a request, refreshed first when it
-// expires within refreshMargin; nil when there is none.
+// expires within its refreshMargin; nil when there is none.
 func (c *Client) token(ctx context.Context) *Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.loadLocked()
 	rec := c.rec
-	if rec == nil || rec.ExpiresAt.IsZero() || time.Until(rec.ExpiresAt) > refreshMargin {
+	if rec == nil || rec.ExpiresAt.IsZero() || time.Until(rec.ExpiresAt) > rec.refreshMargin() {
 		return rec
 	}
 	if err := c.renewLocked(ctx); err != nil {

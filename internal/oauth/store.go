@@ -242,8 +242,10 @@ func (rec *Record) Describe() string {
 	switch left := time.Until(rec.ExpiresAt); {
 	case rec.ExpiresAt.IsZero():
 		parts = append(parts, "no expiry")
-	case left > 0:
+	case left > time.Hour:
 		parts = append(parts, "expires in "+left.Round(time.Minute).String())
+	case left > 0:
+		parts = append(parts, "expires in "+left.Round(time.Second).String())
 	case rec.RefreshToken != "" || rec.Grant == config.GrantClientCredentials:
 		parts = append(parts, "expired, renewed when used")
 	default:
