@@ -242,6 +242,25 @@ func checkTokenNeverShown(t *testing.T, record string, read func(string) string)
 		}
 	}
 	t.Logf("the token and the registered client's secret are in none of the %d bytes the commands printed", seen)
+	// Nor in the cache (the tool catalog and the record of failed starts).
+	cache := filepath.Join(filepath.Dir(filepath.Dir(record)), "cache")
+	files := 0
+	_ = filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		files++
+		b, _ := os.ReadFile(p)
+		for _, s := range secrets {
+			if strings.Contains(string(b), s) {
+				t.Errorf("the cache file %s holds a secret of the sign-in", p)
+			}
+		}
+		return nil
+	})
+	if files == 0 {
+		t.Errorf("no file in the cache %s: the tool catalog was not written where the test looks", cache)
+	}
 	if read("logout.code") != "0\n" || !strings.Contains(read("logout.out"), "Signed out of conf") {
 		t.Errorf("logout: exit %s, %q %q", read("logout.code"), read("logout.out"), read("logout.err"))
 	}
