@@ -255,6 +255,9 @@ func (c *Client) unauthorized(ctx context.Context, sent *Record, ch Challenge, a
 		return c.rec, nil // another request renewed it meanwhile
 	}
 	if again {
+		if c.opts.User != nil {
+			return nil, fmt.Errorf("server %q refused the token it was just given (HTTP 401%s)", c.name, describe(ch))
+		}
 		return nil, c.loginRequired("server %q refused the token it was just given (HTTP 401%s)", c.name, describe(ch))
 	}
 	if sent != nil {
@@ -466,14 +469,13 @@ func (c *Client) authenticate(req *http.Request, form url.Values, rec *Record) e
 
 // tokenResponse is a token endpoint's answer (RFC 6749 §5.1).
 type tokenResponse struct {
-	AccessToken  string          `json:"access_token"`
-	TokenType    string          `json:"token_type"`
-	ExpiresIn    json.Number     `json:"expires_in"`
-	RefreshToken string          `json:"refresh_token"`
-	Scope        string          `json:"scope"`
-	Error        string          `json:"error"`
-	Description  string          `json:"error_description"`
-	Extra        json.RawMessage `json:"-"`
+	AccessToken  string      `json:"access_token"`
+	TokenType    string      `json:"token_type"`
+	ExpiresIn    json.Number `json:"expires_in"`
+	RefreshToken string      `json:"refresh_token"`
+	Scope        string      `json:"scope"`
+	Error        string      `json:"error"`
+	Description  string      `json:"error_description"`
 }
 
 // apply takes a token response into r; asked are the scopes asked for,
