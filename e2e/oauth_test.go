@@ -246,6 +246,26 @@ except ToolError as e:
 	if r.Code == 0 || !strings.Contains(r.Stderr, "run `mcp-code-mode login oidc` to sign in") {
 		t.Errorf("a run after logout: exit %d, %q", r.Code, r.Stderr)
 	}
+
+	// No token of any of the sign-ins is in a file of the home directory
+	// (the audit log, the tool catalog, the state) but the token store's.
+	files := 0
+	_ = filepath.WalkDir(f.Home, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Dir(p) == filepath.Dir(now.path) {
+			return nil
+		}
+		files++
+		b, _ := os.ReadFile(p)
+		for _, s := range []storedSignIn{first, second, third, now} {
+			for _, tok := range []string{s.str("access_token"), s.str("refresh_token")} {
+				if strings.Contains(string(b), tok) {
+					t.Errorf("%s holds a token", p)
+				}
+			}
+		}
+		return nil
+	})
+	t.Logf("no token in the %d other files of the home directory", files)
 }
 
 // revoke revokes a token at the authorization server, as its
