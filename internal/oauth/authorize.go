@@ -37,6 +37,8 @@ func (c *Client) authorizeLocked(ctx context.Context, ch Challenge, scopes []str
 		return fmt.Errorf("sign in to server %q: %w", c.name, err)
 	}
 	switch {
+	case d.Guessed && !ch.Bearer:
+		return fmt.Errorf("sign in to server %q: it answered 401 without a Bearer challenge and publishes no OAuth metadata, so it does not sign in with OAuth: give it its credentials in its config (headers)", c.name)
 	case d.Meta.AuthorizationEndpoint == "":
 		return fmt.Errorf("sign in to server %q: its authorization server %s names no authorization_endpoint", c.name, d.Issuer)
 	case !d.Guessed && !slices.Contains(d.Meta.CodeChallengeMethodsSupported, "S256"):

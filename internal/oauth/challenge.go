@@ -9,6 +9,7 @@ import (
 // (RFC 6750 §3, RFC 9728 §5.1): where the resource's metadata is, which
 // scopes it wants and why it refused.
 type Challenge struct {
+	Bearer           bool     // the answer carried a Bearer challenge at all
 	ResourceMetadata string   // resource_metadata: the protected resource metadata URL
 	Scopes           []string // scope, split on spaces
 	Error            string   // error: invalid_token, insufficient_scope, ...
@@ -22,6 +23,7 @@ func challengeOf(resp *http.Response) (Challenge, bool) {
 		for _, c := range parseChallenges(h) {
 			if strings.EqualFold(c.scheme, "Bearer") {
 				return Challenge{
+					Bearer:           true,
 					ResourceMetadata: c.params["resource_metadata"],
 					Scopes:           strings.Fields(c.params["scope"]),
 					Error:            c.params["error"],

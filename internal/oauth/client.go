@@ -281,6 +281,8 @@ func (c *Client) unauthorized(ctx context.Context, sent *Record, ch Challenge, a
 		return c.rec, nil
 	case sent != nil:
 		return nil, c.loginRequired("the sign-in to server %q has expired or was revoked (HTTP 401%s)", c.name, describe(ch))
+	case !ch.Bearer:
+		return nil, c.loginRequired("server %q requires authorization (HTTP 401, without a Bearer challenge: if it does not sign in with OAuth, give it its credentials in headers)", c.name)
 	}
 	return nil, c.loginRequired("server %q requires sign-in (HTTP 401%s)", c.name, describe(ch))
 }

@@ -349,3 +349,29 @@ func TestLoginRequiredSaysTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// A server that answers 401 without a Bearer challenge and publishes no
+// OAuth metadata (it wants an API key) is not signed in to: login says
+// to give it its credentials, and nothing is registered.
+func TestAServerThatDoesNotSignInWithOAuthIsToldApart(t *testing.T) {
+	var register atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/register" {
+			register.Add(1)
+		}
+		w.Header().Set("WWW-Authenticate", `ApiKey realm="x"`)
+		http.Error(w, "api key", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	c := New(config.Server{Name: "k", URL: srv.URL + "/mcp", Transport: config.TransportHTTP}, Options{Dir: t.TempDir(), User: noBrowser(t)})
+	if _, err := get(t, c, srv.URL+"/mcp"); err == nil || !strings.Contains(err.Error(), "does not sign in with OAuth: give it its credentials in its config (headers)") {
+		t.Errorf("login: %v", err)
+	}
+	run := New(config.Server{Name: "k", URL: srv.URL + "/mcp", Transport: config.TransportHTTP}, Options{Dir: t.TempDir()})
+	if _, err := get(t, run, srv.URL+"/mcp"); err == nil || !strings.Contains(err.Error(), "without a Bearer challenge") {
+		t.Errorf("run: %v", err)
+	}
+	if register.Load() != 0 {
+		t.Error("a client was registered")
+	}
+}
