@@ -572,7 +572,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		case errors.As(err, &signIn):
 			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(signIn.Error()))
 		case errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized):
-			se.msg = fmt.Sprintf("start server %q: it refused the Authorization its config gives (HTTP 401): %s", u.srv.Name, u.redact.String(err.Error()))
+			se.msg = fmt.Sprintf("start server %q: it refused the authorization its config gives (HTTP 401): check the token of its headers, env_http_headers or bearer_token_env_var: %s", u.srv.Name, u.redact.String(err.Error()))
 		default:
 			se.msg = fmt.Sprintf("start server %q: %s", u.srv.Name, u.redact.String(err.Error()))
 			if se.Exit > 0 {
