@@ -40,6 +40,7 @@ func newAgg(t *testing.T, tune func(*config.Config), servers ...config.Server) *
 	cfg := config.Default()
 	cfg.CatalogDir = t.TempDir()
 	cfg.State.Path = filepath.Join(t.TempDir(), "state.db") // never the user's
+	cfg.TokenDir = t.TempDir()                              // nor their sign-ins
 	cfg.Runtime = testRuntime()
 	if tune != nil {
 		tune(&cfg)

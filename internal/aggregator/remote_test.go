@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
@@ -231,5 +232,42 @@ func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
 	}
 	if n := attempts.Load(); n != 1+upstream.MaxConnectRetries {
 		t.Fatalf("%d attempts, want %d", n, 1+upstream.MaxConnectRetries)
+	}
+}
+
+// A remote server that asks for OAuth sign-in, and is not signed in, fails
+// a run with the way to sign in (nothing waits for a browser); once a
+// sign-in is stored (by `mcp-code-mode login`, in another process, while
+// this one serves), the next run uses it at once, without waiting out the
+// back-off of the failed start.
+func TestARunUsesASignInMadeMeanwhile(t *testing.T) {
+	clitest.NeedEngine(t)
+	const token = "tok-stored-by-another-login"
+	var saw atomic.Value
+	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
+		saw.Store(r.Header.Get("Authorization"))
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			http.Error(w, "sign in", http.StatusUnauthorized)
+			return false
+		}
+		return true
+	})
+	srv := config.Server{Name: "remote", Transport: config.TransportHTTP, URL: url}
+	var dir string
+	a := newAgg(t, func(c *config.Config) { dir = c.TokenDir }, srv)
+	res := a.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
+	if res.Error == nil || !strings.Contains(*res.Error, "run `mcp-code-mode login remote` to sign in") {
+		t.Fatalf("a run before the sign-in: %s", deref(res.Error))
+	}
+	rec := &oauth.Record{ServerURL: oauth.Canonical(url), Issuer: "http://127.0.0.1:1", TokenEndpoint: "http://127.0.0.1:1/token",
+		Grant: config.GrantAuthorizationCode, ClientID: "c", AccessToken: token, SignedIn: time.Now().UTC()}
+	if err := (oauth.Store{Dir: dir}).Save(rec); err != nil {
+		t.Fatal(err)
+	}
+	res = a.Run(t.Context(), Request{Code: "print(await mcp_remote.add(a=2, b=3))", Servers: []string{"remote"}})
+	mustSucceed(t, res)
+	if res.Stdout != "{'sum': 5}\n" || saw.Load() != "Bearer "+token {
+		t.Fatalf("after the sign-in: %q, the server saw %q", res.Stdout, saw.Load())
 	}
 }

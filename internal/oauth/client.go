@@ -176,6 +176,32 @@ func (c *Client) loadLocked() {
 	c.rec = rec
 }
 
+// reloadLocked adopts a sign-in stored since the client read the store
+// (by login in another process, while this one serves) and reports
+// whether it found one. Not at login, which signs in anew. c.mu is held.
+func (c *Client) reloadLocked() bool {
+	if c.fresh || c.opts.User != nil {
+		return false
+	}
+	rec, _ := c.store.Find(c.url)
+	if rec == nil || c.set.ClientID != "" && rec.ClientID != c.set.ClientID ||
+		c.rec != nil && rec.AccessToken == c.rec.AccessToken {
+		return false
+	}
+	c.log.Info("using the sign-in stored since this process read it")
+	c.tell(rec)
+	c.rec = rec
+	return true
+}
+
+// SignedInSince reports whether the store holds a sign-in made after t
+// (by login, perhaps in another process): a start that failed for want
+// of one may be tried again at once.
+func (c *Client) SignedInSince(t time.Time) bool {
+	rec, _ := c.store.Find(c.url)
+	return rec != nil && !rec.SignedIn.Before(t.Truncate(time.Second))
+}
+
 // tell hands the record's secrets to OnSecret.
 func (c *Client) tell(rec *Record) {
 	if c.opts.OnSecret != nil {
@@ -259,6 +285,9 @@ func (c *Client) unauthorized(ctx context.Context, sent *Record, ch Challenge, a
 			return nil, fmt.Errorf("server %q refused the token it was just given (HTTP 401%s)", c.name, describe(ch))
 		}
 		return nil, c.loginRequired("server %q refused the token it was just given (HTTP 401%s)", c.name, describe(ch))
+	}
+	if c.reloadLocked() {
+		return c.rec, nil // a login in another process signed in since
 	}
 	if sent != nil {
 		if err := c.renewLocked(ctx); err == nil {

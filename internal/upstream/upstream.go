@@ -288,6 +288,9 @@ func (u *Server) ensure(ctx context.Context) error {
 			}
 		}
 		u.recallLocked()
+		if u.failures > 0 && u.auth != nil && needsLogin(u.lastErr) && u.auth.SignedInSince(u.failedAt) {
+			u.failures = 0 // signed in since (login, in another process): try now
+		}
 		if u.failures > 0 {
 			if left := time.Until(u.failedAt.Add(backoff(u.failures))); left > 0 {
 				err := u.lastErr
