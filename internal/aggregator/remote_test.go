@@ -239,35 +239,39 @@ func TestARemoteServerBrieflyUnavailableIsTriedAgain(t *testing.T) {
 // a run with the way to sign in (nothing waits for a browser); once a
 // sign-in is stored (by `mcp-code-mode login`, in another process, while
 // this one serves), the next run uses it at once, without waiting out the
-// back-off of the failed start.
+// back-off of the failed start. Over streamable HTTP and over SSE.
 func TestARunUsesASignInMadeMeanwhile(t *testing.T) {
 	clitest.NeedEngine(t)
-	const token = "tok-stored-by-another-login"
-	var saw atomic.Value
-	url := proxy(t, httpTestServer(t), func(w http.ResponseWriter, r *http.Request) bool {
-		saw.Store(r.Header.Get("Authorization"))
-		if r.Header.Get("Authorization") != "Bearer "+token {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-			http.Error(w, "sign in", http.StatusUnauthorized)
-			return false
-		}
-		return true
-	})
-	srv := config.Server{Name: "remote", Transport: config.TransportHTTP, URL: url}
-	var dir string
-	a := newAgg(t, func(c *config.Config) { dir = c.TokenDir }, srv)
-	res := a.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
-	if res.Error == nil || !strings.Contains(*res.Error, "run `mcp-code-mode login remote` to sign in") {
-		t.Fatalf("a run before the sign-in: %s", deref(res.Error))
-	}
-	rec := &oauth.Record{ServerURL: oauth.Canonical(url), Issuer: "http://127.0.0.1:1", TokenEndpoint: "http://127.0.0.1:1/token",
-		Grant: config.GrantAuthorizationCode, ClientID: "c", AccessToken: token, SignedIn: time.Now().UTC()}
-	if err := (oauth.Store{Dir: dir}).Save(rec); err != nil {
-		t.Fatal(err)
-	}
-	res = a.Run(t.Context(), Request{Code: "print(await mcp_remote.add(a=2, b=3))", Servers: []string{"remote"}})
-	mustSucceed(t, res)
-	if res.Stdout != "{'sum': 5}\n" || saw.Load() != "Bearer "+token {
-		t.Fatalf("after the sign-in: %q, the server saw %q", res.Stdout, saw.Load())
+	for _, tc := range []struct{ mode, transport string }{{"-http", config.TransportHTTP}, {"-sse", config.TransportSSE}} {
+		t.Run(tc.transport, func(t *testing.T) {
+			const token = "tok-stored-by-another-login"
+			var saw atomic.Value
+			url := proxy(t, remoteTestServer(t, tc.mode), func(w http.ResponseWriter, r *http.Request) bool {
+				saw.Store(r.Header.Get("Authorization"))
+				if r.Header.Get("Authorization") != "Bearer "+token {
+					w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+					http.Error(w, "sign in", http.StatusUnauthorized)
+					return false
+				}
+				return true
+			})
+			srv := config.Server{Name: "remote", Transport: tc.transport, URL: url}
+			var dir string
+			a := newAgg(t, func(c *config.Config) { dir = c.TokenDir }, srv)
+			res := a.Run(t.Context(), Request{Code: "print(1)", Servers: []string{"remote"}})
+			if res.Error == nil || !strings.Contains(*res.Error, "run `mcp-code-mode login remote` to sign in") {
+				t.Fatalf("a run before the sign-in: %s", deref(res.Error))
+			}
+			rec := &oauth.Record{ServerURL: oauth.Canonical(url), Issuer: "http://127.0.0.1:1", TokenEndpoint: "http://127.0.0.1:1/token",
+				Grant: config.GrantAuthorizationCode, ClientID: "c", AccessToken: token, SignedIn: time.Now().UTC()}
+			if err := (oauth.Store{Dir: dir}).Save(rec); err != nil {
+				t.Fatal(err)
+			}
+			res = a.Run(t.Context(), Request{Code: "print(await mcp_remote.add(a=2, b=3))", Servers: []string{"remote"}})
+			mustSucceed(t, res)
+			if res.Stdout != "{'sum': 5}\n" || saw.Load() != "Bearer "+token {
+				t.Fatalf("after the sign-in: %q, the server saw %q", res.Stdout, saw.Load())
+			}
+		})
 	}
 }
