@@ -388,8 +388,15 @@ func TestClosingTheResponseStreamCancelsAStatelessRun(t *testing.T) {
 	ctx, hangUp := context.WithCancel(t.Context())
 	run := a.startRun(ctx, t, "import time\ntime.sleep(600)\nprint('not cancelled')")
 	run.waitProgress(t)
+	// Progress is reported every second from the start: on a loaded
+	// machine the container may come after the first report.
 	ids := rec.started()
+	for deadline := time.Now().Add(60 * time.Second); len(ids) == 0 && time.Now().Before(deadline); ids = rec.started() {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if len(ids) != 1 {
+		hangUp()
+		<-run.done
 		t.Fatalf("containers started: %v, want the run's one", ids)
 	}
 	hangUp()

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -119,7 +120,13 @@ func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
 // Start creates, attaches and starts a fresh sandbox container. The caller
 // must Close it.
 func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
+	// A name of its own, so that a container whose create request was
+	// abandoned (the run cancelled while the engine was still creating it)
+	// can be found and removed: the engine may finish creating it after
+	// the request is gone.
+	name := "mcp-code-mode-sandbox-" + rand.Text()[:16]
 	created, err := e.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
+		Name: name,
 		Config: &container.Config{
 			Image:           spec.Image,
 			Entrypoint:      spec.Entrypoint,
@@ -142,6 +149,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 		HostConfig: spec.hostConfig(e.seccomp),
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			e.removeAbandoned(name)
+		}
 		if cerrdefs.IsNotFound(err) {
 			return nil, fmt.Errorf("create sandbox: image %q not found (run `mcp-code-mode build-image`): %w", spec.Image, err)
 		}
@@ -180,6 +190,25 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
 		return fail("start", err)
 	}
 	return c, nil
+}
+
+// removeAbandoned removes the container named name whose create request
+// was given up, should the engine have created it anyway: it looks for it
+// for a few seconds, as the engine may still be creating it.
+func (e *Engine) removeAbandoned(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		_, err := e.cli.ContainerRemove(ctx, name, client.ContainerRemoveOptions{Force: true})
+		if err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
 }
 
 // Exit reports how the container ended: its exit code, and whether the
