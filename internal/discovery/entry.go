@@ -336,6 +336,16 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 		if len(x.unset) > 0 {
 			s.UnsetVars = slices.Sorted(slices.Values(x.unset))
 		}
+		// A command or URL made only of variables that are not set is
+		// nothing to start or reach.
+		if tr == config.TransportStdio && strings.TrimSpace(s.Command) == "" {
+			r.problem(f, at, raw.key+".command", "is empty once its variables are expanded (not set: %s)", strings.Join(s.UnsetVars, ", "))
+			return
+		}
+		if tr != config.TransportStdio && strings.TrimSpace(s.URL) == "" {
+			r.problem(f, at, raw.key+".url", "is empty once its variables are expanded (not set: %s)", strings.Join(s.UnsetVars, ", "))
+			return
+		}
 		if tr == config.TransportStdio && launchesSelf(s.Command, s.Args, r.self) {
 			return
 		}
