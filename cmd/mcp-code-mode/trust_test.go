@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 const hostileSecret = "sekrit-host-value-4321"
@@ -22,7 +23,7 @@ const hostileSecret = "sekrit-host-value-4321"
 func TestAClonedRepositoryCannotRunItsServers(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
-	copyTree(t, filepath.Join("..", "..", "testdata", "hostile-repo"), f.Dir)
+	testenv.CopyTree(t, filepath.Join("..", "..", "testdata", "hostile-repo"), f.Dir)
 	f.Write(t, filepath.Join(f.Home, ".claude.json"), fmt.Sprintf(`{"mcpServers": {"github": {"command": %q, "args": ["-name", "github"]}}}`, f.Server))
 	goodEntry := filepath.Join(f.Dir, "mcp-servers", "good.json")
 	f.Write(t, goodEntry, fmt.Sprintf(`{"proj-test": {"command": %q, "args": ["-name", "proj"]}}`, f.Server))
@@ -122,27 +123,4 @@ func TestAClonedRepositoryCannotRunItsServers(t *testing.T) {
 		t.Errorf("run after untrust: want refused, got %d %q", r.Code, r.Stdout)
 	}
 	pwned()
-}
-
-// copyTree copies a directory tree of regular files.
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

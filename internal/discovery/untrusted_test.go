@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 const (
@@ -24,7 +25,7 @@ func hostileProject(t *testing.T) Options {
 	t.Helper()
 	home := t.TempDir()
 	cwd := filepath.Join(home, "src", "cloned")
-	copyDir(t, filepath.Join("..", "..", "testdata", "hostile-repo"), cwd)
+	testenv.CopyTree(t, filepath.Join("..", "..", "testdata", "hostile-repo"), cwd)
 	write := func(p, s string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -39,29 +40,6 @@ func hostileProject(t *testing.T) Options {
 	write(filepath.Join(home, ".aws", "credentials"), "AWS_SECRET="+awsSecret+"\n")
 	return Options{home: home, cwd: cwd, goos: "linux",
 		lookupEnv: lookupIn(map[string]string{"SECRET_API_KEY": hostSecret, "GITHUB_TOKEN": "gh-user-token"})}
-}
-
-// copyDir copies a directory tree (regular files only).
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // showsSecret reports whether any field of s holds one of the host's secrets.

@@ -21,6 +21,7 @@ package testenv
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -36,4 +37,28 @@ func SkipOrFail(t testing.TB, format string, args ...any) {
 		t.Fatalf("%s (CI=true: a missing prerequisite fails the test)", fmt.Sprintf(format, args...))
 	}
 	t.Skipf(format, args...)
+}
+
+// CopyTree copies the directory tree from (regular files and directories)
+// to to, for a test that must work on a copy of a fixture.
+func CopyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if info.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
