@@ -60,7 +60,7 @@ type Options struct {
 	// first, with its servers, policy and limits.
 	ConfigFile string
 
-	Image    string        // the sandbox image (default mcp-code-mode-sandbox:latest)
+	Image    string        // the sandbox image (default sandbox.DefaultImage(): mcp-code-mode-sandbox:<runner digest>)
 	Deadline time.Duration // wall-clock limit of a run (default 90s)
 	MaxCalls int           // tool calls per run (default 200)
 	// Warm is how many containers to keep started ahead of need (default

@@ -56,7 +56,7 @@ func realMain() int {
 	flag.IntVar(&o.n, "n", 20, "repetitions of each latency measurement")
 	flag.DurationVar(&o.think, "think", 1500*time.Millisecond, "pause between spaced runs (a model's think time)")
 	flag.StringVar(&o.binDir, "bin", "bin", "directory holding mcp-code-mode and testserver (make build)")
-	flag.StringVar(&o.image, "image", sandbox.DefaultImage, "sandbox image (make image)")
+	flag.StringVar(&o.image, "image", sandbox.DefaultImage(), "sandbox image (make image)")
 	flag.StringVar(&o.out, "out", "testdata/bench/results.md", "where to write the results (\"\" for nowhere)")
 	flag.StringVar(&o.catalogs, "catalogs", "testdata/catalogs", "captured tools/list answers of real servers")
 	flag.IntVar(&o.calls, "calls", 200, "sequential noop calls for the per-call overhead (at most limits.max_calls)")

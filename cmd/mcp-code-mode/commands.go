@@ -613,7 +613,7 @@ a Python root filesystem is assembled from the host's Debian packages.`,
 	var base, tag string
 	var ifStale bool
 	cmd.Flags().StringVar(&base, "base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
-	cmd.Flags().StringVar(&tag, "tag", sandbox.DefaultImage, "tag of the image to build")
+	cmd.Flags().StringVar(&tag, "tag", sandbox.DefaultImage(), "tag of the image to build")
 	cmd.Flags().BoolVar(&ifStale, "if-stale", false, "build only when the image is missing or holds another runner")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return buildImage(cmd.Context(), s, base, tag, ifStale) }
 	return cmd

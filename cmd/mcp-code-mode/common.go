@@ -85,7 +85,7 @@ func newCommonOn(fs *pflag.FlagSet) *common {
 	c.fs.Var(&c.allow, "allow", "allow only SERVER or SERVER.TOOL_GLOB (repeatable, or comma-separated); with serve -- CMD, a TOOL name of that server")
 	c.fs.Var(&c.deny, "deny", "refuse SERVER or SERVER.TOOL_GLOB (repeatable, or comma-separated); wins over --allow")
 	c.fs.Var(&c.env, "env", "pass this host variable to wrapped stdio servers (repeatable)")
-	c.fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
+	c.fs.StringVar(&c.image, "image", sandbox.DefaultImage(), "sandbox image")
 	c.fs.StringVar(&c.runtime, "runtime", "", "the engine's OCI runtime for sandboxes, such as runsc (gVisor); default: the engine's")
 	c.fs.Var(secondsFlag{&c.deadline}, "deadline", "wall-clock limit per run: seconds, or a duration such as 2m")
 	c.fs.IntVar(&c.maxCalls, "max-calls", def.MaxCalls, "tool calls per run")

@@ -133,9 +133,9 @@ func Engine() (*sandbox.Engine, error) {
 			engineErr = err
 			return
 		}
-		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage); err != nil || d != runner.Digest() {
-			fmt.Fprintf(os.Stderr, "sandbox image %s is missing or stale (%v); building it\n", sandbox.DefaultImage, err)
-			if _, err := e.BuildImage(context.Background(), sandbox.BuildOptions{Tag: sandbox.DefaultImage, Log: os.Stderr}); err != nil {
+		if d, err := e.ImageRunnerDigest(context.Background(), sandbox.DefaultImage()); err != nil || d != runner.Digest() {
+			fmt.Fprintf(os.Stderr, "sandbox image %s is missing or stale (%v); building it\n", sandbox.DefaultImage(), err)
+			if _, err := e.BuildImage(context.Background(), sandbox.BuildOptions{Tag: sandbox.DefaultImage(), Log: os.Stderr}); err != nil {
 				engineErr = fmt.Errorf("build sandbox image: %w", err)
 				e.Close()
 				return

@@ -330,7 +330,7 @@ const (
 // servers, no policy beyond the limits.
 func Default() Config {
 	return Config{
-		Image: sandbox.DefaultImage, Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), TokenDir: DefaultTokenDir(), DefaultPolicy: "allow",
+		Image: sandbox.DefaultImage(), Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), TokenDir: DefaultTokenDir(), DefaultPolicy: "allow",
 		OutputMode: OutputCompact, State: DefaultState(), Audit: DefaultAudit(), Search: SearchConfig{Embeddings: DefaultEmbeddings()},
 	}
 }

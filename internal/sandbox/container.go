@@ -43,7 +43,7 @@ type Spec struct {
 // processes, 64 open files, a 16 MiB /tmp.
 func DefaultSpec() Spec {
 	return Spec{
-		Image:       DefaultImage,
+		Image:       DefaultImage(),
 		MemoryBytes: 256 << 20,
 		NanoCPUs:    1_000_000_000,
 		Pids:        64,

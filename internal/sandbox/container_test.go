@@ -84,7 +84,7 @@ func TestSweepRemovesOrphansOnly(t *testing.T) {
 	create := func(owner string) string {
 		res, err := e.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
 			Config: &container.Config{
-				Image: DefaultImage, Entrypoint: []string{"python3", "-c", "pass"},
+				Image: DefaultImage(), Entrypoint: []string{"python3", "-c", "pass"},
 				Labels: map[string]string{LabelApp: AppName, LabelRole: "sandbox", LabelOwner: owner},
 			},
 			HostConfig: DefaultSpec().hostConfig(e.seccomp),

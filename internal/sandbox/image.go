@@ -22,8 +22,17 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 )
 
-// DefaultImage is the tag of the sandbox image.
-const DefaultImage = "mcp-code-mode-sandbox:latest"
+// ImageRepository is the repository of the sandbox image's default tag.
+const ImageRepository = "mcp-code-mode-sandbox"
+
+// DefaultImage returns the default tag of the sandbox image: ImageRepository
+// tagged with the first 12 hex digits of the runner's digest (runner.Digest).
+// A release whose runner differs names a different image, so an upgrade
+// never runs a stale one, and builds of different runners on one engine do
+// not replace each other's image.
+func DefaultImage() string {
+	return ImageRepository + ":" + runner.Digest()[:12]
+}
 
 // DefaultBase is the base used when a registry is reachable.
 const DefaultBase = "python:3.13-slim"
@@ -98,7 +107,7 @@ func (e *Engine) ImageRunnerDigest(ctx context.Context, ref string) (string, err
 func (e *Engine) BuildImage(ctx context.Context, opts BuildOptions) (string, error) {
 	tag := opts.Tag
 	if tag == "" {
-		tag = DefaultImage
+		tag = DefaultImage()
 	}
 	log := opts.Log
 	if log == nil {

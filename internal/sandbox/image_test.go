@@ -23,9 +23,11 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
-// testImage is the tag the tests build; DefaultImage is only built (once)
-// when missing or stale, for the tests of other packages.
-const testImage = "mcp-code-mode-sandbox:test"
+// testImage returns the tag the tests build: it carries the runner's digest,
+// like DefaultImage, so tests of different runners on one engine do not
+// replace each other's image. DefaultImage is only built (once) when
+// missing, for the tests of other packages.
+func testImage() string { return DefaultImage() + "-test" }
 
 func TestImageDockerfile(t *testing.T) {
 	ep, _ := json.Marshal(entrypoint())
@@ -124,7 +126,7 @@ func TestImageBuildErrorSurfaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	_, err := e.build(context.Background(), "mcp-code-mode-sandbox:test-broken", &buf, &log)
+	_, err := e.build(context.Background(), DefaultImage()+"-test-broken", &buf, &log)
 	if err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("failing RUN: err = %v\nlog:\n%s", err, log.String())
 	}
@@ -339,19 +341,19 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 		return id, d
 	}
 
-	id, first := build(BuildOptions{Tag: testImage, Base: BaseDebian})
+	id, first := build(BuildOptions{Tag: testImage(), Base: BaseDebian})
 	t.Cleanup(func() {
-		if _, err := e.cli.ImageRemove(context.Background(), testImage, client.ImageRemoveOptions{PruneChildren: true}); err != nil {
-			t.Errorf("remove %s: %v", testImage, err)
+		if _, err := e.cli.ImageRemove(context.Background(), testImage(), client.ImageRemoveOptions{PruneChildren: true}); err != nil {
+			t.Errorf("remove %s: %v", testImage(), err)
 		}
 	})
-	id2, second := build(BuildOptions{Tag: testImage, Base: BaseDebian})
+	id2, second := build(BuildOptions{Tag: testImage(), Base: BaseDebian})
 	t.Logf("build: first %s, again %s (layers cached)", first.Round(time.Millisecond), second.Round(time.Millisecond))
 	if id2 != id {
 		t.Errorf("rebuild from the same packages gave image %s, first %s: build cache not used", id2, id)
 	}
 
-	img, err := e.cli.ImageInspect(ctx, testImage)
+	img, err := e.cli.ImageInspect(ctx, testImage())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,18 +368,18 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 	if cfg.Labels[LabelApp] != AppName || cfg.Labels[LabelRole] != "image" {
 		t.Errorf("labels: %v", cfg.Labels)
 	}
-	if d, err := e.ImageRunnerDigest(ctx, testImage); err != nil || d != runner.Digest() {
+	if d, err := e.ImageRunnerDigest(ctx, testImage()); err != nil || d != runner.Digest() {
 		t.Errorf("ImageRunnerDigest = %q, %v; want %s", d, err, runner.Digest())
 	}
-	if ok, err := e.ImageExists(ctx, testImage); !ok || err != nil {
-		t.Errorf("ImageExists(%s) = %v, %v", testImage, ok, err)
+	if ok, err := e.ImageExists(ctx, testImage()); !ok || err != nil {
+		t.Errorf("ImageExists(%s) = %v, %v", testImage(), ok, err)
 	}
 	if ok, err := e.ImageExists(ctx, "mcp-code-mode-sandbox:no-such-tag"); ok || err != nil {
 		t.Errorf("ImageExists(no-such-tag) = %v, %v", ok, err)
 	}
 
 	// The smoke test from the brief.
-	r := runInImage(ctx, t, e.cli, testImage, owner,
+	r := runInImage(ctx, t, e.cli, testImage(), owner,
 		[]string{"python3", "-c", "import asyncio,json,sys; print(sys.version_info >= (3,11))"})
 	if r.exit != 0 || strings.TrimSpace(r.stdout) != "True" {
 		t.Fatalf("python3 -c: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
@@ -386,7 +388,7 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 
 	// The entrypoint's interpreter flags, with a check script for the runner.
 	ep := entrypoint()
-	r = runInImage(ctx, t, e.cli, testImage, owner, append(ep[:len(ep)-1:len(ep)-1], "-c", imageCheckScript))
+	r = runInImage(ctx, t, e.cli, testImage(), owner, append(ep[:len(ep)-1:len(ep)-1], "-c", imageCheckScript))
 	if r.exit != 0 {
 		t.Fatalf("check script: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
 	}
@@ -413,8 +415,8 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 
 	// The base-image path (FROM <base> + COPY), on a local base: the image
 	// just built stands in for python:3.13-slim, which cannot be pulled here.
-	const fakeBase, fromBase = "mcp-code-mode-sandbox:test-base", "mcp-code-mode-sandbox:test-frombase"
-	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: testImage, Target: fakeBase}); err != nil {
+	fakeBase, fromBase := DefaultImage()+"-test-base", DefaultImage()+"-test-frombase"
+	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: testImage(), Target: fakeBase}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -436,10 +438,10 @@ func TestImageDebianBuildAndRun(t *testing.T) {
 
 	// DefaultImage is what the rest of the project runs; build it if it is
 	// missing or holds another runner, and leave it in place.
-	if d, err := e.ImageRunnerDigest(ctx, DefaultImage); err != nil || d != runner.Digest() {
-		t.Logf("%s missing or stale (%q, %v): building it", DefaultImage, d, err)
+	if d, err := e.ImageRunnerDigest(ctx, DefaultImage()); err != nil || d != runner.Digest() {
+		t.Logf("%s missing or stale (%q, %v): building it", DefaultImage(), d, err)
 		id, d := build(BuildOptions{}) // automatic base: python:3.13-slim or Debian
-		t.Logf("built %s as %s in %s", DefaultImage, id, d.Round(time.Millisecond))
+		t.Logf("built %s as %s in %s", DefaultImage(), id, d.Round(time.Millisecond))
 	}
 
 	left, err := e.cli.ContainerList(ctx, client.ContainerListOptions{

@@ -117,8 +117,8 @@ func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
 	}
 	e := testEngine(t)
 	ctx := t.Context()
-	const tag = "mcp-code-mode-sandbox:pooltest"
-	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: DefaultImage, Target: tag}); err != nil {
+	tag := DefaultImage() + "-pooltest"
+	if _, err := e.cli.ImageTag(ctx, client.ImageTagOptions{Source: DefaultImage(), Target: tag}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -134,7 +134,7 @@ func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
 	// Rebuild: the tag now names another image.
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	df := "FROM " + DefaultImage + "\nLABEL io.mcp-code-mode.test=rebuilt\n"
+	df := "FROM " + DefaultImage() + "\nLABEL io.mcp-code-mode.test=rebuilt\n"
 	_ = tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(df))})
 	_, _ = tw.Write([]byte(df))
 	_ = tw.Close()
