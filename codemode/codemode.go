@@ -60,6 +60,10 @@ type Options struct {
 	// first, with its servers, policy and limits.
 	ConfigFile string
 
+	// Engines are the container engines runs are spread over (unix://,
+	// tcp:// or ssh:// addresses; default: the config file's engines, else
+	// the one DOCKER_HOST names or the default socket).
+	Engines  []string
 	Image    string        // the sandbox image (default sandbox.DefaultImage(): mcp-code-mode-sandbox:<runner digest>)
 	Deadline time.Duration // wall-clock limit of a run (default 90s)
 	MaxCalls int           // tool calls per run (default 200)
@@ -87,6 +91,14 @@ func New(opts Options) (*CodeMode, error) {
 	}
 	if opts.Image != "" {
 		cfg.Image = opts.Image
+	}
+	for _, h := range opts.Engines {
+		if err := sandbox.CheckHost(h); err != nil {
+			return nil, fmt.Errorf("codemode: %w", err)
+		}
+	}
+	if len(opts.Engines) > 0 {
+		cfg.Engines = opts.Engines
 	}
 	if opts.Deadline > 0 {
 		cfg.Limits.Deadline = opts.Deadline
@@ -119,7 +131,7 @@ func New(opts Options) (*CodeMode, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	provider := sandbox.NewProvider(cfg.Spec(), max(0, opts.Warm), log)
+	provider := sandbox.NewProvider(cfg.Engines, cfg.Spec(), max(0, opts.Warm), log)
 	agg, err := aggregator.New(cfg, servers, provider, log)
 	if err != nil {
 		_ = provider.Close()

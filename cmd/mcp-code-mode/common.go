@@ -286,7 +286,7 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, use purpose) (*a
 	if use == serving {
 		n = cfg.Limits.Warm
 	}
-	eng := sandbox.NewProvider(cfg.Spec(), n, log)
+	eng := sandbox.NewProvider(cfg.Engines, cfg.Spec(), n, log)
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
 		_ = auditLog.Close()

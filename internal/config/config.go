@@ -283,8 +283,12 @@ func (a AuditConfig) validate() error {
 // (MCP_CODE_MODE_*), then its own config file, then flags, each overriding
 // the one before.
 type Config struct {
-	Image   string                  `koanf:"image"`   // sandbox image
-	Runtime string                  `koanf:"runtime"` // the engine's OCI runtime for sandboxes ("" = its default; "runsc" = gVisor)
+	Image   string `koanf:"image"`   // sandbox image
+	Runtime string `koanf:"runtime"` // the engine's OCI runtime for sandboxes ("" = its default; "runsc" = gVisor)
+	// Engines are the container engines runs are spread over, each as
+	// sandbox.Dial takes it (unix://, tcp://, ssh://); none means the one
+	// DOCKER_HOST names, or the default socket.
+	Engines []string                `koanf:"engines"`
 	Limits  Limits                  `koanf:"limits"`  // see DefaultLimits
 	Servers map[string]ServerConfig `koanf:"servers"` // servers of this program's own config
 	Allow   []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
@@ -494,6 +498,9 @@ func Load(path string, environ []string) (Config, error) {
 	if strings.TrimSpace(cfg.Image) == "" {
 		return Config{}, fmt.Errorf("config: image must not be empty")
 	}
+	if err := validateEngines(cfg.Engines); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
 	if err := cfg.Limits.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -597,6 +604,23 @@ func (e EmbeddingsConfig) validate() error {
 		return fmt.Errorf("search.embeddings.timeout must be positive, got %v", e.Timeout)
 	case e.MaxResponseBytes < 64<<10:
 		return fmt.Errorf("search.embeddings.max_response_bytes must be at least 64 KiB, got %d", e.MaxResponseBytes)
+	}
+	return nil
+}
+
+// validateEngines checks each engine address without connecting, and that
+// none is listed twice: two pools on one engine would each take the other's
+// stopped containers for their own.
+func validateEngines(engines []string) error {
+	seen := map[string]bool{}
+	for i, h := range engines {
+		if err := sandbox.CheckHost(h); err != nil {
+			return fmt.Errorf("engines[%d]: %w", i, err)
+		}
+		if seen[h] {
+			return fmt.Errorf("engines[%d]: %q is listed twice", i, h)
+		}
+		seen[h] = true
 	}
 	return nil
 }

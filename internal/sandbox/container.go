@@ -260,6 +260,21 @@ func (c *Container) Close() error {
 	return c.closeErr
 }
 
+// afterClose adds f to what Close runs once the container is removed. Only
+// the holder of a container not yet handed on may call it.
+func (c *Container) afterClose(f func()) {
+	prev := c.onClose
+	c.onClose = func() {
+		if prev != nil {
+			prev()
+		}
+		f()
+	}
+}
+
+// EngineHost is where the container runs (Engine.Host).
+func (c *Container) EngineHost() string { return c.engine.host }
+
 func (c *Container) remove() error {
 	// Removal must happen even when the run's context is already over.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -323,6 +338,31 @@ func (e *Engine) Containers(ctx context.Context, owner string) ([]string, error)
 		ids = append(ids, s.ID)
 	}
 	return ids, nil
+}
+
+// removeStopped removes the sandbox containers of owner that are no longer
+// running: after an engine restarts, those it stopped are left to whoever
+// made them, and the handles this process held were lost with the
+// connection. It returns how many it removed.
+func (e *Engine) removeStopped(ctx context.Context, owner string) (int, error) {
+	list, err := e.cli.ContainerList(ctx, client.ContainerListOptions{
+		All: true,
+		Filters: make(client.Filters).Add("label", LabelApp+"="+AppName).Add("label", LabelOwner+"="+owner).
+			Add("status", "exited").Add("status", "created").Add("status", "dead"),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("list sandboxes: %w", err)
+	}
+	removed := 0
+	var errs []error
+	for _, s := range list.Items {
+		if _, err := e.cli.ContainerRemove(ctx, s.ID, client.ContainerRemoveOptions{Force: true}); err != nil && !cerrdefs.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove stopped sandbox %.12s: %w", s.ID, err))
+			continue
+		}
+		removed++
+	}
+	return removed, errors.Join(errs...)
 }
 
 // orphan decides whether a container with the given owner label, created at

@@ -5,7 +5,10 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/moby/moby/client"
 )
@@ -20,29 +23,166 @@ const (
 )
 
 // Engine is a connection to a Docker-compatible engine. The zero value is not
-// usable; call New.
+// usable; call New or Dial.
 type Engine struct {
 	cli     *client.Client
+	host    string // where it is, for messages
 	seccomp string // the security option that applies the sandbox's seccomp profile ("" = the engine's default)
 }
 
 // New connects to the engine named by DOCKER_HOST (and the other DOCKER_*
 // variables), or the default local socket, and checks that it answers.
-func New(ctx context.Context) (*Engine, error) {
-	cli, err := client.New(client.FromEnv, client.WithUserAgent("mcp-code-mode"))
+func New(ctx context.Context) (*Engine, error) { return Dial(ctx, "") }
+
+// Dial connects to the engine at host and checks that it answers. Host is
+// "" for the engine New connects to, or an address as the Docker CLI takes
+// it:
+//
+//   - unix:///PATH, a local socket;
+//   - tcp://HOST:PORT, with TLS when DOCKER_TLS_VERIFY is set: the server
+//     must present a certificate signed by ca.pem, and the client presents
+//     cert.pem and key.pem when they exist, all three from DOCKER_CERT_PATH
+//     (default ~/.docker);
+//   - ssh://[USER@]HOST[:PORT][/SOCKET], through `ssh ... -- HOST docker
+//     system dial-stdio` (see sshDialer), so the remote host needs sshd
+//     and the docker CLI, and nothing else listening.
+func Dial(ctx context.Context, host string) (*Engine, error) {
+	opts, err := clientOptions(host)
 	if err != nil {
-		return nil, fmt.Errorf("docker client: %w", err)
+		return nil, err
+	}
+	cli, err := client.New(append(opts, client.WithUserAgent("mcp-code-mode"))...)
+	if err != nil {
+		return nil, fmt.Errorf("docker client for %s: %w", displayHost(host), err)
+	}
+	name := host
+	if name == "" {
+		name = cli.DaemonHost()
 	}
 	if _, err := cli.Ping(ctx, client.PingOptions{NegotiateAPIVersion: true}); err != nil {
 		cli.Close()
-		return nil, fmt.Errorf("docker engine not reachable at %s: %w", cli.DaemonHost(), err)
+		return nil, fmt.Errorf("docker engine not reachable at %s: %w%s", name, err, tlsHint(host, err))
 	}
 	opt, err := seccompOption(ctx, cli)
 	if err != nil {
 		cli.Close()
 		return nil, err
 	}
-	return &Engine{cli: cli, seccomp: opt}, nil
+	return &Engine{cli: cli, host: name, seccomp: opt}, nil
+}
+
+// CheckHost reports whether host is an engine address Dial takes, without
+// connecting: config files are checked before anything runs.
+func CheckHost(host string) error {
+	_, err := clientOptions(host)
+	return err
+}
+
+// clientOptions are the moby client's options for an engine at host.
+func clientOptions(host string) ([]client.Opt, error) {
+	scheme, rest, ok := strings.Cut(host, "://")
+	switch {
+	case host == "" && strings.HasPrefix(os.Getenv(client.EnvOverrideHost), "ssh://"):
+		// The moby client cannot reach an ssh:// DOCKER_HOST by itself.
+		return clientOptions(os.Getenv(client.EnvOverrideHost))
+	case host == "":
+		return []client.Opt{client.FromEnv}, nil
+	case !ok || rest == "":
+		return nil, fmt.Errorf("engine %q: want unix:///PATH, tcp://HOST:PORT or ssh://[USER@]HOST[:PORT]", host)
+	case scheme == "unix":
+		if !strings.HasPrefix(rest, "/") {
+			return nil, fmt.Errorf("engine %q: a unix socket needs an absolute path (unix:///var/run/docker.sock)", host)
+		}
+		return []client.Opt{client.WithHost(host)}, nil
+	case scheme == "tcp":
+		opts := []client.Opt{client.WithHost(host)}
+		tlsOpt, err := tlsFromEnv()
+		if err != nil {
+			return nil, fmt.Errorf("engine %q: %w", host, err)
+		}
+		if tlsOpt != nil {
+			opts = append(opts, tlsOpt)
+		}
+		return opts, nil
+	case scheme == "ssh":
+		dial, err := sshDialer(host)
+		if err != nil {
+			return nil, err
+		}
+		// The transport of a unix socket (no proxy, no compression, the
+		// engine's name as the Host header), with ssh's stdio in place of
+		// the socket: every connection, the hijacked attach streams
+		// included, goes through dial.
+		return []client.Opt{client.WithHost("unix:///var/run/docker.sock"), client.WithDialContext(dial)}, nil
+	}
+	return nil, fmt.Errorf("engine %q: unknown scheme %q: want unix://, tcp:// or ssh://", host, scheme)
+}
+
+// tlsFromEnv is the TLS the Docker CLI uses for a tcp:// engine: with
+// DOCKER_TLS_VERIFY set, ca.pem from DOCKER_CERT_PATH (default ~/.docker)
+// as the only root, and cert.pem and key.pem as the client's certificate
+// when both exist. Without DOCKER_TLS_VERIFY, nil: plain TCP.
+func tlsFromEnv() (client.Opt, error) {
+	if os.Getenv(client.EnvTLSVerify) == "" {
+		return nil, nil
+	}
+	dir := os.Getenv(client.EnvOverrideCertPath)
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("DOCKER_TLS_VERIFY is set and DOCKER_CERT_PATH is not: %w", err)
+		}
+		dir = filepath.Join(home, ".docker")
+	}
+	ca := filepath.Join(dir, "ca.pem")
+	if _, err := os.Stat(ca); err != nil {
+		return nil, fmt.Errorf("DOCKER_TLS_VERIFY is set but the CA certificate is missing: %w", err)
+	}
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if !exists(cert) || !exists(key) {
+		cert, key = "", ""
+	}
+	return client.WithTLSClientConfig(ca, cert, key), nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// tlsHint says what to check when a tcp:// engine refused the connection
+// for want of TLS or of the right certificate.
+func tlsHint(host string, err error) string {
+	if !strings.HasPrefix(host, "tcp://") {
+		return ""
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "HTTP request to an HTTPS server") || strings.Contains(msg, "malformed HTTP response"):
+		return " (the engine speaks TLS: set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH)"
+	case strings.Contains(msg, "certificate") || strings.Contains(msg, "tls:"):
+		return " (check ca.pem, cert.pem and key.pem in DOCKER_CERT_PATH)"
+	}
+	return ""
+}
+
+func displayHost(host string) string {
+	if host == "" {
+		return "the default engine"
+	}
+	return host
+}
+
+// Host returns where the engine is: the address it was dialled at, or the
+// one DOCKER_HOST or the default named.
+func (e *Engine) Host() string { return e.host }
+
+// Ping checks that the engine still answers.
+func (e *Engine) Ping(ctx context.Context) error {
+	if _, err := e.cli.Ping(ctx, client.PingOptions{}); err != nil {
+		return fmt.Errorf("docker engine not reachable at %s: %w", e.host, err)
+	}
+	return nil
 }
 
 // Close releases the connection to the engine.

@@ -5,87 +5,437 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Provider hands out sandbox containers from a warm pool, connecting to the
-// engine on first use: a command or a server that never runs code needs no
-// engine, and a server started before the engine came up recovers once it
-// answers. On connecting it removes the orphans of dead processes.
+// Provider hands out sandbox containers from one or more engines, each with
+// its own warm pool. It connects on first use: a command or a server that
+// never runs code needs no engine, and a server started before its engines
+// came up recovers once one answers.
+//
+// An engine is used once it answers, knows the spec's runtime and holds the
+// spec's image; the default image (DefaultImage) is built on an engine that
+// lacks it. On connecting, the orphans of dead processes are removed. Each
+// container goes to the usable engine with the fewest containers in use,
+// ties taken in turn. An engine that stops answering is taken out (with one
+// warning) and its runs go to the others; it is checked again with back-off
+// and brought back once it answers. With none usable, a run fails naming
+// each engine and why.
 type Provider struct {
-	log  *slog.Logger
-	spec Spec // what the warm containers are
-	warm int  // how many to keep started (0: none)
+	log   *slog.Logger
+	spec  Spec     // what the warm containers are
+	warm  int      // how many to keep started on each engine (0: none)
+	hosts []string // the engines, as configured ("" = DOCKER_HOST or the default socket)
 
-	mu     sync.Mutex
-	e      *Engine
-	pool   *Pool
-	closed bool
+	ctx    context.Context // ends with Close: builds and checks stop
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	members []*member     // one per host; nil until first use
+	changed chan struct{} // closed (and replaced) when a member's state changes
+	next    int           // where the turn for ties starts
+	closed  bool
+	wg      sync.WaitGroup // connections, checks, closing pools, the watch
 }
 
-// NewProvider returns a provider of containers like spec, keeping warm of
-// them started ahead of need. It connects to nothing yet.
-func NewProvider(spec Spec, warm int, log *slog.Logger) *Provider {
+// memberState is where an engine stands.
+type memberState int
+
+const (
+	connecting memberState = iota // being connected, checked, or its image built
+	usable
+	down
+)
+
+// member is one engine of the provider.
+type member struct {
+	host     string // as configured
+	name     string // where it is, for messages
+	state    memberState
+	building bool // connecting includes building the image
+	everUp   bool // it was usable once: a reconnect cleans up after the outage
+	e        *Engine
+	pool     *Pool
+	inUse    int   // containers handed out and not yet closed
+	err      error // why it is down
+	backoff  time.Duration
+	check    time.Time // when to check it next
+	warned   bool      // its outage has been logged
+}
+
+// How often a usable engine is pinged, how long a ping may take, and the
+// bounds of the back-off between attempts to bring a down engine back.
+const (
+	pingEvery      = 2 * time.Second
+	pingTimeout    = 5 * time.Second
+	connectTimeout = 10 * time.Second
+	buildTimeout   = 15 * time.Minute
+	minBackoff     = time.Second
+	maxBackoff     = 30 * time.Second
+)
+
+// NewProvider returns a provider of containers like spec from the engines
+// at hosts (each as Dial takes it; none means the one New connects to),
+// keeping warm containers started ahead of need on each. It connects to
+// nothing yet.
+func NewProvider(hosts []string, spec Spec, warm int, log *slog.Logger) *Provider {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Provider{log: log, spec: spec, warm: warm}
+	if len(hosts) == 0 {
+		hosts = []string{""}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Provider{log: log, spec: spec, warm: warm, hosts: slices.Compact(slices.Clone(hosts)),
+		ctx: ctx, cancel: cancel, changed: make(chan struct{})}
 }
 
-// Connect connects to the engine and starts filling the pool, if that has
-// not happened yet; serve calls it early so the first run does not wait.
+// Connect connects to the engines and starts filling their pools, if that
+// has not happened yet, and waits until one is usable or none can be; serve
+// calls it early so the first run does not wait.
 func (p *Provider) Connect(ctx context.Context) error {
-	_, err := p.get(ctx)
+	_, _, err := p.acquire(ctx, false)
 	return err
 }
 
-func (p *Provider) get(ctx context.Context) (*Pool, error) {
+// Start returns a started container like spec, from the engine with the
+// fewest containers in use: a warm one when spec is the provider's own and
+// one is ready there, else a fresh one. A start that fails because the
+// engine stopped answering is tried on the others.
+func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
+	for range len(p.hosts) + 1 {
+		m, pool, err := p.acquire(ctx, true)
+		if err != nil {
+			return nil, err
+		}
+		c, err := pool.Start(ctx, spec)
+		if err == nil {
+			c.afterClose(func() { p.release(m) })
+			return c, nil
+		}
+		p.release(m)
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+		perr := pool.engine.Ping(pctx)
+		cancel()
+		if perr == nil {
+			return nil, err // the engine answers: the failure is the container's
+		}
+		p.takeOut(m, pool.engine, perr)
+	}
+	return nil, errors.New("sandbox provider: every engine failed to start a container")
+}
+
+// EngineStatus is how one engine of a provider stands.
+type EngineStatus struct {
+	Host   string // as configured ("" = DOCKER_HOST or the default socket)
+	Name   string // where it is
+	Usable bool
+	InUse  int   // containers handed out and not yet closed
+	Err    error // why it is not usable (nil while connecting)
+}
+
+// Engines reports each engine's status, in the configured order; none
+// before first use.
+func (p *Provider) Engines() []EngineStatus {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.pool != nil {
-		return p.pool, nil
+	out := make([]EngineStatus, 0, len(p.members))
+	for _, m := range p.members {
+		out = append(out, EngineStatus{Host: m.host, Name: m.name, Usable: m.state == usable, InUse: m.inUse, Err: m.err})
 	}
-	if p.closed {
-		return nil, errors.New("sandbox provider: shutting down")
-	}
-	// Connecting has its own timeout: a run's short deadline must not be
-	// reported as the engine being down.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	e, err := New(cctx)
-	if err != nil {
-		return nil, fmt.Errorf("%w (is Docker or Podman running? see `mcp-code-mode doctor`)", err)
-	}
-	if n, err := e.Sweep(cctx, 24*time.Hour); err != nil {
-		p.log.Warn("sweep of orphaned sandboxes failed", "err", err)
-	} else if n > 0 {
-		p.log.Info("removed orphaned sandboxes", "count", n)
-	}
-	p.e = e
-	p.pool = NewPool(e, p.spec, p.warm, p.log)
-	return p.pool, nil
+	return out
 }
 
-// Start returns a started container like spec: a warm one when spec is the
-// provider's own and one is ready, else a fresh one.
-func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
-	pool, err := p.get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return pool.Start(ctx, spec)
-}
-
-// Close removes the warm containers and closes the connection. Containers
+// Close removes the warm containers and closes the connections. Containers
 // handed out are the caller's to close.
 func (p *Provider) Close() error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
-	if p.e == nil {
+	p.cancel()
+	var pools []*Pool
+	var engines []*Engine
+	for _, m := range p.members {
+		if m.pool != nil {
+			pools = append(pools, m.pool)
+			engines = append(engines, m.e)
+			m.pool, m.e = nil, nil
+		}
+	}
+	p.broadcastLocked()
+	p.mu.Unlock()
+	for _, pool := range pools {
+		pool.Close()
+	}
+	p.wg.Wait()
+	for _, e := range engines {
+		e.Close()
+	}
+	return nil
+}
+
+// acquire returns a usable engine (the least loaded; counted as in use when
+// reserve) and its pool, connecting the engines on first use. With none
+// usable it waits for those being connected; with none being connected it
+// tries every engine again at once, and fails if that brings none back.
+func (p *Provider) acquire(ctx context.Context, reserve bool) (*member, *Pool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.members == nil && !p.closed {
+		for _, h := range p.hosts {
+			m := &member{host: h, name: displayHost(h), state: connecting}
+			p.members = append(p.members, m)
+			p.wg.Go(func() { p.connect(m) })
+		}
+		p.wg.Go(p.watch)
+	}
+	retried := false
+	for {
+		if p.closed {
+			return nil, nil, errors.New("sandbox provider: shutting down")
+		}
+		if m := p.leastLoadedLocked(); m != nil {
+			if reserve {
+				m.inUse++
+			}
+			return m, m.pool, nil
+		}
+		if !slices.ContainsFunc(p.members, func(m *member) bool { return m.state == connecting }) {
+			if retried {
+				return nil, nil, p.noEngineLocked()
+			}
+			retried = true
+			for _, m := range p.members {
+				m.state = connecting
+				p.wg.Go(func() { p.connect(m) })
+			}
+		}
+		ch := p.changed
+		p.mu.Unlock()
+		select {
+		case <-ch:
+			p.mu.Lock()
+		case <-ctx.Done():
+			p.mu.Lock()
+			return nil, nil, fmt.Errorf("waiting for a container engine%s: %w", p.waitingForLocked(), context.Cause(ctx))
+		}
+	}
+}
+
+// leastLoadedLocked is the usable engine with the fewest containers in use,
+// the first at or after p.next on a tie; nil if none is usable.
+func (p *Provider) leastLoadedLocked() *member {
+	n := len(p.members)
+	best := -1
+	for k := range n {
+		i := (p.next + k) % n
+		m := p.members[i]
+		if m.state == usable && (best < 0 || m.inUse < p.members[best].inUse) {
+			best = i
+		}
+	}
+	if best < 0 {
 		return nil
 	}
-	p.pool.Close()
-	return p.e.Close()
+	p.next = (best + 1) % n
+	return p.members[best]
+}
+
+// noEngineLocked is the error of a run no engine can take: each engine and
+// why.
+func (p *Provider) noEngineLocked() error {
+	var why []string
+	for _, m := range p.members {
+		why = append(why, m.err.Error())
+	}
+	what := "the container engine is not usable"
+	if len(p.members) > 1 {
+		what = fmt.Sprintf("none of the %d container engines is usable", len(p.members))
+	}
+	return fmt.Errorf("%s: %s (is Docker or Podman running? see `mcp-code-mode doctor`)", what, strings.Join(why, "; "))
+}
+
+// waitingForLocked says what a run that gave up waiting was waiting for.
+func (p *Provider) waitingForLocked() string {
+	for _, m := range p.members {
+		if m.state == connecting && m.building {
+			return " (the sandbox image is being built on " + m.name + ")"
+		}
+	}
+	return ""
+}
+
+func (p *Provider) release(m *member) {
+	p.mu.Lock()
+	m.inUse--
+	p.mu.Unlock()
+}
+
+func (p *Provider) broadcastLocked() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// connect connects m's engine and prepares it for use (see prepare), then
+// marks it usable with a new pool, or down with the reason.
+func (p *Provider) connect(m *member) {
+	e, err := p.prepare(m)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m.building = false
+	if p.closed {
+		if e != nil {
+			e.Close()
+		}
+		return
+	}
+	if err != nil {
+		p.downLocked(m, err)
+		return
+	}
+	if m.warned {
+		p.log.Info("container engine is back in use", "engine", e.Host())
+	}
+	m.name, m.e, m.state, m.err, m.backoff, m.warned, m.everUp = e.Host(), e, usable, nil, 0, false, true
+	m.check = time.Now().Add(pingEvery)
+	m.pool = NewPool(e, p.spec, p.warm, p.log.With("engine", e.Host()))
+	p.broadcastLocked()
+}
+
+// prepare dials m's engine, removes orphaned sandboxes (after an outage,
+// also this process's containers the engine stopped), checks the runtime,
+// and builds the default image when the engine lacks it.
+func (p *Provider) prepare(m *member) (*Engine, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, connectTimeout)
+	defer cancel()
+	e, err := Dial(ctx, m.host)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Engine, error) {
+		e.Close()
+		return nil, fmt.Errorf("engine %s: %w", e.Host(), err)
+	}
+	if n, err := e.Sweep(ctx, 24*time.Hour); err != nil {
+		p.log.Warn("sweep of orphaned sandboxes failed", "engine", e.Host(), "err", err)
+	} else if n > 0 {
+		p.log.Info("removed orphaned sandboxes", "engine", e.Host(), "count", n)
+	}
+	p.mu.Lock()
+	again := m.everUp
+	p.mu.Unlock()
+	if again {
+		if n, err := e.removeStopped(ctx, Owner()); err != nil {
+			p.log.Warn("removing sandboxes stopped during the outage", "engine", e.Host(), "err", err)
+		} else if n > 0 {
+			p.log.Info("removed sandboxes stopped during the outage", "engine", e.Host(), "count", n)
+		}
+	}
+	if p.spec.Runtime != "" {
+		names, err := e.Runtimes(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		if !slices.Contains(names, p.spec.Runtime) {
+			return fail(fmt.Errorf("no runtime %q (it has %s): register it with the engine, see `mcp-code-mode doctor`", p.spec.Runtime, strings.Join(names, ", ")))
+		}
+	}
+	ok, err := e.ImageExists(ctx, p.spec.Image)
+	if err != nil {
+		return fail(err)
+	}
+	if !ok {
+		if p.spec.Image != DefaultImage() {
+			return fail(fmt.Errorf("no image %q: build or pull it there", p.spec.Image))
+		}
+		p.mu.Lock()
+		m.building = true
+		p.mu.Unlock()
+		p.log.Warn("the sandbox image is missing on an engine; building it there", "engine", e.Host(), "image", p.spec.Image)
+		began := time.Now()
+		bctx, cancel := context.WithTimeout(p.ctx, buildTimeout)
+		defer cancel()
+		if _, err := e.BuildImage(bctx, BuildOptions{Tag: p.spec.Image}); err != nil {
+			return fail(fmt.Errorf("build the sandbox image %s: %w", p.spec.Image, err))
+		}
+		p.log.Info("built the sandbox image", "engine", e.Host(), "image", p.spec.Image, "took", time.Since(began).Round(time.Millisecond))
+	}
+	return e, nil
+}
+
+// downLocked takes m out of use for err, closing its pool, and schedules
+// the next attempt to bring it back. The first time in an outage it warns.
+func (p *Provider) downLocked(m *member, err error) {
+	if m.pool != nil {
+		pool, e := m.pool, m.e
+		p.wg.Go(func() {
+			pool.Close()
+			e.Close()
+		})
+	}
+	m.pool, m.e, m.state, m.err = nil, nil, down, err
+	m.backoff = min(max(2*m.backoff, minBackoff), maxBackoff)
+	m.check = time.Now().Add(m.backoff)
+	if !m.warned {
+		m.warned = true
+		others := 0
+		for _, o := range p.members {
+			if o.state == usable {
+				others++
+			}
+		}
+		p.log.Warn("container engine taken out of use; checking it again with back-off", "engine", m.name, "err", err, "engines_in_use", others)
+	}
+	p.broadcastLocked()
+}
+
+// takeOut takes m out of use for err, if e is still its engine.
+func (p *Provider) takeOut(m *member, e *Engine, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m.e == e && m.state == usable && !p.closed {
+		p.downLocked(m, err)
+	}
+}
+
+// watch pings the usable engines and tries the down ones again when their
+// back-off is over, until Close.
+func (p *Provider) watch() {
+	t := time.NewTicker(pingEvery / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		p.mu.Lock()
+		for _, m := range p.members {
+			if now.Before(m.check) {
+				continue
+			}
+			switch m.state {
+			case usable:
+				m.check = now.Add(pingEvery)
+				e := m.e
+				p.wg.Go(func() {
+					ctx, cancel := context.WithTimeout(p.ctx, pingTimeout)
+					defer cancel()
+					if err := e.Ping(ctx); err != nil && p.ctx.Err() == nil {
+						p.takeOut(m, e, err)
+					}
+				})
+			case down:
+				m.state = connecting
+				p.wg.Go(func() { p.connect(m) })
+			}
+		}
+		p.mu.Unlock()
+	}
 }

@@ -1,0 +1,278 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
+)
+
+// logBuffer is a log the tests read while the provider writes it.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// runProgram runs code in c through the runner's protocol, as a run does,
+// and returns what it printed; a program that fails fails the test.
+func runProgram(t *testing.T, c *Container, code string) string {
+	t.Helper()
+	go func() { _, _ = io.Copy(io.Discard, c.Output) }()
+	key := runner.NewKey()
+	if err := runner.Encode(c.Input, runner.NewStart(code, nil, nil, key)); err != nil {
+		t.Fatalf("send the program to %.12s on %s: %v", c.ID, c.EngineHost(), err)
+	}
+	r := runner.NewReader(c.Protocol, key)
+	var out strings.Builder
+	for {
+		m, err := r.Next()
+		if err != nil {
+			t.Fatalf("run on %s: %v (printed %q)", c.EngineHost(), err, out.String())
+		}
+		switch m.Type {
+		case runner.TypeOutput:
+			out.WriteString(m.Data)
+		case runner.TypeDone:
+			if m.Error != nil {
+				t.Fatalf("run on %s failed: %s", c.EngineHost(), *m.Error)
+			}
+			return out.String()
+		}
+	}
+}
+
+// runOn starts a container from p, runs a program in it, removes it, and
+// returns the engine it ran on.
+func runOn(t *testing.T, p *Provider) string {
+	t.Helper()
+	c, err := p.Start(t.Context(), p.spec)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer c.Close()
+	if got := runProgram(t, c, "print(6 * 7)"); got != "42\n" {
+		t.Fatalf("the program printed %q on %s", got, c.EngineHost())
+	}
+	return c.EngineHost()
+}
+
+// runConcurrently makes n runs, k at a time, and counts them by engine.
+func runConcurrently(t *testing.T, p *Provider, n, k int) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	count := map[string]int{}
+	sem := make(chan struct{}, k)
+	var wg sync.WaitGroup
+	for range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			host := runOn(t, p)
+			mu.Lock()
+			count[host]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return count
+}
+
+// waitEngine waits until the provider's engine i is usable (or not).
+func waitEngine(t *testing.T, p *Provider, i int, usable bool) EngineStatus {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		if st := p.Engines(); len(st) > i && st[i].Usable == usable {
+			return st[i]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("engine %d is not usable=%v after 3 minutes: %+v", i, usable, p.Engines())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startsSince counts the sandbox containers of this process that e started
+// since t0, from the engine's events.
+func startsSince(t *testing.T, e *Engine, t0 time.Time) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	res := e.cli.Events(ctx, client.EventsListOptions{
+		Since: fmt.Sprint(t0.Unix()),
+		Until: fmt.Sprint(time.Now().Unix() + 1),
+		Filters: make(client.Filters).Add("type", "container").Add("event", "start").
+			Add("label", LabelApp+"="+AppName).Add("label", LabelOwner+"="+Owner()),
+	})
+	n := 0
+	for {
+		select {
+		case <-res.Messages:
+			n++
+		case err := <-res.Err:
+			if err != nil && err != io.EOF {
+				t.Fatalf("events of %s: %v", e.Host(), err)
+			}
+			return n
+		}
+	}
+}
+
+// defaultImageOn makes sure e has the default image, building it if needed.
+func defaultImageOn(t *testing.T, e *Engine) {
+	t.Helper()
+	if ok, err := e.ImageExists(t.Context(), DefaultImage()); err != nil || ok {
+		return
+	}
+	if _, err := e.BuildImage(t.Context(), BuildOptions{Tag: DefaultImage()}); err != nil {
+		t.Fatalf("build the sandbox image on %s: %v", e.Host(), err)
+	}
+}
+
+// Runs spread over two engines (a second dockerd the test starts, which
+// lacks the image and gets it built); when the second is killed, it is
+// taken out with one warning and the runs go on on the first; restarted,
+// it is brought back and used again. No container is left on either.
+func TestRunsSpreadOverTwoEnginesAndOutliveOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a second Docker engine")
+	}
+	e1 := testEngine(t)
+	defaultImageOn(t, e1)
+	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{})
+	var logs logBuffer
+	p := NewProvider([]string{e1.Host(), d2.Host}, DefaultSpec(), 1, slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitEngine(t, p, 0, true)
+	waitEngine(t, p, 1, true)
+	if !strings.Contains(logs.String(), "building it there") || !strings.Contains(logs.String(), "built the sandbox image") {
+		t.Fatalf("no build logged for the fresh engine:\n%s", logs.String())
+	}
+	e2, err := Dial(t.Context(), d2.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if ok, err := e2.ImageExists(t.Context(), DefaultImage()); err != nil || !ok {
+		t.Fatalf("the fresh engine has no %s after connecting: %v", DefaultImage(), err)
+	}
+
+	t0 := time.Now()
+	count := runConcurrently(t, p, 12, 4)
+	t.Logf("both engines: %v", count)
+	if count[e1.Host()] == 0 || count[d2.Host] == 0 {
+		t.Fatalf("runs did not spread over both engines: %v", count)
+	}
+	for _, e := range []*Engine{e1, e2} {
+		if n := startsSince(t, e, t0); n < count[e.Host()] {
+			t.Errorf("%s reports %d sandbox starts since the runs began, fewer than the %d runs that went there", e.Host(), n, count[e.Host()])
+		}
+	}
+
+	d2.Kill()
+	st := waitEngine(t, p, 1, false)
+	if st.Err == nil || !strings.Contains(st.Err.Error(), d2.Host) {
+		t.Errorf("the killed engine's status does not say why, naming it: %v", st.Err)
+	}
+	for range 6 {
+		if host := runOn(t, p); host != e1.Host() {
+			t.Fatalf("a run went to %s while it was down", host)
+		}
+	}
+	if n := strings.Count(logs.String(), "taken out of use"); n != 1 {
+		t.Errorf("the outage was warned about %d times, want once:\n%s", n, logs.String())
+	}
+
+	d2.Start()
+	waitEngine(t, p, 1, true)
+	if !strings.Contains(logs.String(), "back in use") {
+		t.Errorf("the engine's return was not logged:\n%s", logs.String())
+	}
+	count = runConcurrently(t, p, 8, 4)
+	t.Logf("after the restart: %v", count)
+	if count[d2.Host] == 0 {
+		t.Fatalf("the restarted engine was not used again: %v", count)
+	}
+
+	p.Close()
+	noContainersLeft(t, e1)
+	noContainersLeft(t, e2)
+}
+
+// An engine without the runtime the spec names is reported and not used;
+// the runs go to the engine that has it.
+func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a second Docker engine")
+	}
+	e1 := testEngine(t)
+	if names, err := e1.Runtimes(t.Context()); err != nil || !strings.Contains(strings.Join(names, " "), "runsc") {
+		testenv.SkipOrFail(t, "the engine has no runsc runtime (%v, %v): see .ci/engine.sh", names, err)
+	}
+	defaultImageOn(t, e1)
+	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{}) // no runsc registered
+	spec := DefaultSpec()
+	spec.Runtime = "runsc"
+	p := NewProvider([]string{d2.Host, e1.Host()}, spec, 0, nil)
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st := waitEngine(t, p, 0, false)
+	for st.Err == nil { // connecting
+		time.Sleep(20 * time.Millisecond)
+		st = p.Engines()[0]
+	}
+	if !strings.Contains(st.Err.Error(), `no runtime "runsc"`) || !strings.Contains(st.Err.Error(), d2.Host) {
+		t.Fatalf("the engine without runsc is reported as %v", st.Err)
+	}
+	for range 2 {
+		if host := runOn(t, p); host != e1.Host() {
+			t.Fatalf("a run went to %s, which has no runsc", host)
+		}
+	}
+	p.Close()
+	noContainersLeft(t, e1)
+}
+
+// With every engine down, a run fails naming each engine and why.
+func TestWithEveryEngineDownARunNamesEach(t *testing.T) {
+	dir := t.TempDir()
+	a, b := "unix://"+dir+"/a.sock", "unix://"+dir+"/b.sock"
+	p := NewProvider([]string{a, b}, DefaultSpec(), 1, nil)
+	defer p.Close()
+	_, err := p.Start(t.Context(), DefaultSpec())
+	if err == nil {
+		t.Fatal("a run started with no engine up")
+	}
+	for _, want := range []string{"none of the 2 container engines is usable", a, b, "no such file or directory", "mcp-code-mode doctor"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
+}
