@@ -4,7 +4,9 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,6 +49,9 @@ func New(ctx context.Context) (*Engine, error) { return Dial(ctx, "") }
 //     system dial-stdio` (see sshDialer), so the remote host needs sshd
 //     and the docker CLI, and nothing else listening.
 func Dial(ctx context.Context, host string) (*Engine, error) {
+	if h := os.Getenv(client.EnvOverrideHost); host == "" && strings.HasPrefix(h, "ssh://") {
+		host = h // the moby client cannot reach an ssh:// DOCKER_HOST by itself
+	}
 	opts, err := clientOptions(host)
 	if err != nil {
 		return nil, err
@@ -61,6 +66,12 @@ func Dial(ctx context.Context, host string) (*Engine, error) {
 	}
 	if _, err := cli.Ping(ctx, client.PingOptions{NegotiateAPIVersion: true}); err != nil {
 		cli.Close()
+		// Over ssh the request's URL is a stand-in (see clientOptions):
+		// what ssh said is the news.
+		var uerr *url.Error
+		if strings.HasPrefix(name, "ssh://") && errors.As(err, &uerr) {
+			err = uerr.Err
+		}
 		return nil, fmt.Errorf("docker engine not reachable at %s: %w%s", name, err, tlsHint(host, err))
 	}
 	opt, err := seccompOption(ctx, cli)
@@ -82,9 +93,6 @@ func CheckHost(host string) error {
 func clientOptions(host string) ([]client.Opt, error) {
 	scheme, rest, ok := strings.Cut(host, "://")
 	switch {
-	case host == "" && strings.HasPrefix(os.Getenv(client.EnvOverrideHost), "ssh://"):
-		// The moby client cannot reach an ssh:// DOCKER_HOST by itself.
-		return clientOptions(os.Getenv(client.EnvOverrideHost))
 	case host == "":
 		return []client.Opt{client.FromEnv}, nil
 	case !ok || rest == "":
