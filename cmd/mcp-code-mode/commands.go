@@ -641,6 +641,54 @@ func buildImage(ctx context.Context, s streams, base, tag string, ifStale bool) 
 	return nil
 }
 
+// doctorEngine checks one container engine: that it answers, holds the
+// current sandbox image (or will have it built by the first run) and knows
+// the configured runtime. With several engines, each check names its engine.
+func doctorEngine(ctx context.Context, cfg config.Config, host string, name bool, report func(ok bool, what, detail, fix string)) {
+	what := func(s string) string {
+		if name {
+			return s + " " + host
+		}
+		return s
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	e, err := sandbox.Dial(cctx, host)
+	cancel()
+	if err != nil {
+		fix := "start Docker (or Podman's API service) and set DOCKER_HOST if it is not at the default socket"
+		if host != "" {
+			fix = "start that engine, or take it out of engines in the config file; runs go to the others meanwhile"
+		}
+		report(false, what("container engine"), err.Error(), fix)
+		return
+	}
+	defer e.Close()
+	report(true, what("container engine"), e.Host()+" reachable", "")
+	digest, err := e.ImageRunnerDigest(ctx, cfg.Image)
+	switch {
+	case err != nil && cfg.Image == sandbox.DefaultImage():
+		report(true, what("sandbox image"), cfg.Image+" is not built yet: the first run on this engine builds it (or run `mcp-code-mode build-image`)", "")
+	case err != nil:
+		report(false, what("sandbox image"), err.Error(), "build or pull "+cfg.Image+" on this engine")
+	case digest != runner.Digest():
+		report(false, what("sandbox image"), cfg.Image+" holds an older runner", "run `mcp-code-mode build-image`")
+	default:
+		report(true, what("sandbox image"), cfg.Image+" is current", "")
+	}
+	if cfg.Runtime != "" {
+		names, err := e.Runtimes(ctx)
+		switch {
+		case err != nil:
+			report(false, what("sandbox runtime"), err.Error(), "")
+		case !slices.Contains(names, cfg.Runtime):
+			report(false, what("sandbox runtime"), fmt.Sprintf("the engine has no runtime %q (it has %s)", cfg.Runtime, strings.Join(names, ", ")),
+				`register it in /etc/docker/daemon.json: {"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}}}, then restart dockerd`)
+		default:
+			report(true, what("sandbox runtime"), cfg.Runtime, "")
+		}
+	}
+}
+
 func shortID(id string) string {
 	id = strings.TrimPrefix(id, "sha256:")
 	return id[:min(12, len(id))]
@@ -722,35 +770,12 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 		st.Close()
 	}
 
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	e, err := sandbox.New(cctx)
-	cancel()
-	if err != nil {
-		report(false, "container engine", err.Error(), "start Docker (or Podman's API service) and set DOCKER_HOST if it is not at the default socket")
-	} else {
-		defer e.Close()
-		report(true, "container engine", "reachable", "")
-		digest, err := e.ImageRunnerDigest(ctx, cfg.Image)
-		switch {
-		case err != nil:
-			report(false, "sandbox image", err.Error(), "run `mcp-code-mode build-image`")
-		case digest != runner.Digest():
-			report(false, "sandbox image", cfg.Image+" holds an older runner", "run `mcp-code-mode build-image`")
-		default:
-			report(true, "sandbox image", cfg.Image+" is current", "")
-		}
-		if cfg.Runtime != "" {
-			names, err := e.Runtimes(ctx)
-			switch {
-			case err != nil:
-				report(false, "sandbox runtime", err.Error(), "")
-			case !slices.Contains(names, cfg.Runtime):
-				report(false, "sandbox runtime", fmt.Sprintf("the engine has no runtime %q (it has %s)", cfg.Runtime, strings.Join(names, ", ")),
-					`register it in /etc/docker/daemon.json: {"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}}}, then restart dockerd`)
-			default:
-				report(true, "sandbox runtime", cfg.Runtime, "")
-			}
-		}
+	hosts := cfg.Engines
+	if len(hosts) == 0 {
+		hosts = []string{""}
+	}
+	for _, host := range hosts {
+		doctorEngine(ctx, cfg, host, len(hosts) > 1, report)
 	}
 	agg, eng, problems, err := setup(c, stderr, nil, inspect)
 	if err != nil {

@@ -37,7 +37,7 @@ func (b *logBuffer) String() string {
 
 // runProgram runs code in c through the runner's protocol, as a run does,
 // and returns what it printed; a program that fails fails the test.
-func runProgram(t *testing.T, c *Container, code string) string {
+func runProgram(t testing.TB, c *Container, code string) string {
 	t.Helper()
 	go func() { _, _ = io.Copy(io.Discard, c.Output) }()
 	key := runner.NewKey()
@@ -65,7 +65,7 @@ func runProgram(t *testing.T, c *Container, code string) string {
 
 // runOn starts a container from p, runs a program in it, removes it, and
 // returns the engine it ran on.
-func runOn(t *testing.T, p *Provider) string {
+func runOn(t testing.TB, p *Provider) string {
 	t.Helper()
 	c, err := p.Start(t.Context(), p.spec)
 	if err != nil {
@@ -79,7 +79,7 @@ func runOn(t *testing.T, p *Provider) string {
 }
 
 // runConcurrently makes n runs, k at a time, and counts them by engine.
-func runConcurrently(t *testing.T, p *Provider, n, k int) map[string]int {
+func runConcurrently(t testing.TB, p *Provider, n, k int) map[string]int {
 	t.Helper()
 	var mu sync.Mutex
 	count := map[string]int{}
@@ -141,7 +141,7 @@ func startsSince(t *testing.T, e *Engine, t0 time.Time) int {
 }
 
 // defaultImageOn makes sure e has the default image, building it if needed.
-func defaultImageOn(t *testing.T, e *Engine) {
+func defaultImageOn(t testing.TB, e *Engine) {
 	t.Helper()
 	if ok, err := e.ImageExists(t.Context(), DefaultImage()); err != nil || ok {
 		return

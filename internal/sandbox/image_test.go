@@ -84,7 +84,7 @@ func TestImageBuildContext(t *testing.T) {
 
 // testEngine connects to the engine, skipping the test when none is
 // reachable (failing instead when CI=true).
-func testEngine(t *testing.T) *Engine {
+func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -31,7 +31,7 @@ func waitReady(t *testing.T, p *Pool, n int) {
 	}
 }
 
-func noContainersLeft(t *testing.T, e *Engine) {
+func noContainersLeft(t testing.TB, e *Engine) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

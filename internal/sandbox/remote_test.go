@@ -24,7 +24,7 @@ import (
 
 // copyImage copies the default image from one engine to another, as
 // `docker save | docker load` would.
-func copyImage(t *testing.T, from, to *Engine) {
+func copyImage(t testing.TB, from, to *Engine) {
 	t.Helper()
 	saved, err := from.cli.ImageSave(t.Context(), []string{DefaultImage()})
 	if err != nil {
