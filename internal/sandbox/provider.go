@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/moby/moby/client"
 )
 
 // Provider hands out sandbox containers from one or more engines, each with
@@ -188,6 +191,9 @@ func (p *Provider) acquire(ctx context.Context, reserve bool) (*member, *Pool, e
 	defer p.mu.Unlock()
 	if p.members == nil && !p.closed {
 		for _, h := range p.hosts {
+			if strings.HasPrefix(h, "tcp://") && os.Getenv(client.EnvTLSVerify) == "" {
+				p.log.Warn("a tcp:// engine without TLS: whoever can reach its port controls that host; set DOCKER_TLS_VERIFY and DOCKER_CERT_PATH", "engine", h)
+			}
 			m := &member{host: h, name: displayHost(h), state: connecting}
 			p.members = append(p.members, m)
 			p.wg.Go(func() { p.connect(m) })

@@ -351,18 +351,19 @@ func TestParseSSH(t *testing.T) {
 			t.Errorf("%s: args %q, want the options then %q", tt.addr, args, tt.args)
 		}
 	}
-	bad := map[string]string{
-		"ssh://me:secret@host":        "password",
-		"ssh://":                      "no host",
-		"ssh://-oProxyCommand=x":      "may not begin with '-'",
-		"ssh://-oProxyCommand=x@host": "may not begin with '-'",
-		"ssh://host:0":                "port",
-		"ssh://host:ssh":              "port",
-		"ssh://host?x=1":              "query",
-		"ssh://host/sock;rm -rf ~":    "remote socket path",
-		"ssh://host/$(id)":            "remote socket path",
-		"ssh://a%20b@host":            "spaces or control characters",
-		"ssh://host#frag":             "fragment",
+	// The hostile addresses: each must be refused before ssh runs.
+	b, err := os.ReadFile(filepath.Join("testdata", "hostile-engines.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]string{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if addr, want, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+			bad[addr] = want
+		}
+	}
+	if len(bad) < 10 {
+		t.Fatalf("read %d hostile addresses: the fixture's format is broken", len(bad))
 	}
 	for addr, want := range bad {
 		_, err := parseSSH(addr)
