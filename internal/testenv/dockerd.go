@@ -20,10 +20,12 @@ import (
 )
 
 // Dockerd is a Docker engine of a test's own, beside the one the tests
-// share: its own data root, exec root (and so its own containerd), pid file
-// and socket, no bridge and no iptables rules, so the two do not touch each
-// other's containers, networks or firewall. StartDockerd starts it; the
-// test's cleanup stops it and removes everything it made.
+// share: its own data root, exec root (and so its own containerd), pid file,
+// socket, cgroup parent and bridge, and no iptables rules, so the two do not
+// touch each other's containers, networks or firewall. (Not --bridge=none:
+// with it, dockerd deletes the host's docker0, the first engine's bridge.)
+// StartDockerd starts it; the test's cleanup stops it and removes
+// everything it made.
 type Dockerd struct {
 	// Host is its socket, as DOCKER_HOST takes it (unix:///...).
 	Host string
@@ -31,11 +33,13 @@ type Dockerd struct {
 	// was given, else "".
 	TCP string
 
-	t    testing.TB
-	dir  string
-	args []string
-	cmd  *exec.Cmd
-	done chan struct{} // closed when cmd has been waited for
+	t       testing.TB
+	dir     string
+	bridge  string // its bridge interface, made for it
+	docker0 bool   // the host had docker0 when it started
+	args    []string
+	cmd     *exec.Cmd
+	done    chan struct{} // closed when cmd has been waited for
 }
 
 // DockerdOptions say what else the engine has.
@@ -64,11 +68,16 @@ func StartDockerd(t testing.TB, opts DockerdOptions) *Dockerd {
 	}
 	// A short path: containerd's sockets live under the exec root, and a
 	// socket's path has at most 107 bytes.
+	if _, err := exec.LookPath("ip"); err != nil {
+		SkipOrFail(t, "a second Docker engine needs ip (iproute2) for its bridge: %v", err)
+	}
 	dir, err := os.MkdirTemp("", "mcm-dockerd-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Dockerd{t: t, dir: dir, Host: "unix://" + filepath.Join(dir, "docker.sock")}
+	d := &Dockerd{t: t, dir: dir, Host: "unix://" + filepath.Join(dir, "docker.sock"), docker0: exists("/sys/class/net/docker0")}
+	t.Cleanup(d.cleanup)
+	d.makeBridge()
 	conf := map[string]any{}
 	if len(opts.Runtimes) > 0 {
 		rt := map[string]any{}
@@ -90,7 +99,7 @@ func StartDockerd(t testing.TB, opts DockerdOptions) *Dockerd {
 		"--exec-root", filepath.Join(dir, "exec"),
 		"--pidfile", filepath.Join(dir, "dockerd.pid"),
 		"-H", d.Host,
-		"--bridge=none", "--iptables=false", "--ip-masq=false", "--ip6tables=false",
+		"--bridge=" + d.bridge, "--iptables=false", "--ip-masq=false", "--ip6tables=false",
 		"--cgroup-parent=/" + filepath.Base(dir),
 	}
 	if opts.TLS != nil {
@@ -99,9 +108,38 @@ func StartDockerd(t testing.TB, opts DockerdOptions) *Dockerd {
 		d.args = append(d.args, "-H", d.TCP, "--tlsverify",
 			"--tlscacert", opts.TLS.CA, "--tlscert", opts.TLS.Cert, "--tlskey", opts.TLS.Key)
 	}
-	t.Cleanup(d.cleanup)
 	d.Start()
 	return d
+}
+
+// makeBridge makes the engine's bridge: a name of its own and a /24 of the
+// benchmarking range (198.18.0.0/15) no route of the host uses.
+func (d *Dockerd) makeBridge() {
+	d.t.Helper()
+	routes, err := exec.Command("ip", "-4", "route").Output()
+	if err != nil {
+		d.t.Fatalf("ip -4 route: %v", err)
+	}
+	name := "mcm-" + strings.TrimPrefix(filepath.Base(d.dir), "mcm-dockerd-")
+	name = name[:min(len(name), 15)]
+	for n := range 254 {
+		subnet := fmt.Sprintf("198.18.%d.", (n+int(time.Now().UnixNano()))%254+1)
+		if bytes.Contains(routes, []byte(subnet)) {
+			continue
+		}
+		for _, args := range [][]string{
+			{"link", "add", name, "type", "bridge"},
+			{"addr", "add", subnet + "1/24", "dev", name},
+			{"link", "set", name, "up"},
+		} {
+			if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+				d.t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+			}
+			d.bridge = name
+		}
+		return
+	}
+	d.t.Fatal("no free /24 in 198.18.0.0/15 for the second engine's bridge")
 }
 
 // freePort is a loopback TCP port free a moment ago.
@@ -176,6 +214,9 @@ func (d *Dockerd) Stop() {
 }
 
 func (d *Dockerd) stop(sig syscall.Signal) {
+	if d.cmd == nil {
+		return
+	}
 	select {
 	case <-d.done:
 		return
@@ -266,6 +307,14 @@ func (d *Dockerd) cleanup() {
 	}
 	if err := os.RemoveAll(d.dir); err != nil {
 		d.t.Errorf("remove the second engine's directory: %v", errors.Join(err, fmt.Errorf("mounts: %v", mounts)))
+	}
+	if d.bridge != "" {
+		if out, err := exec.Command("ip", "link", "del", d.bridge).CombinedOutput(); err != nil {
+			d.t.Errorf("remove the second engine's bridge %s: %v: %s", d.bridge, err, out)
+		}
+	}
+	if d.docker0 && !exists("/sys/class/net/docker0") {
+		d.t.Errorf("the host's docker0 (the first engine's bridge) is gone since the second engine started")
 	}
 }
 
