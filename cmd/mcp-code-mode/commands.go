@@ -262,7 +262,7 @@ func runProgram(cmd *cobra.Command, c *common, s streams, rest []string, names l
 	defer eng.Close()
 	defer agg.Close()
 	announceStarts(agg, stderr, false)
-	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(timeout * float64(time.Second)), Session: "cli"})
+	res := agg.Run(ctx, aggregator.Request{Code: src, Servers: names, Timeout: time.Duration(timeout * float64(time.Second)), Session: aggregator.CLISession})
 	if asJSON {
 		if err := writeJSON(stdout, res); err != nil {
 			return err

@@ -41,6 +41,8 @@ type Aggregator struct {
 	entries []*entry          // configured servers, sorted by name
 	byName  map[string]*entry // by name and by alias
 	wg      sync.WaitGroup    // sandboxes being removed
+	// sessions are the sandboxes of client sessions (isolation "session").
+	sessions sessionTable
 
 	catalogGen atomic.Int64  // bumped when any tool list changes
 	searchMu   sync.Mutex    // guards the cached search index
@@ -274,6 +276,7 @@ func (a *Aggregator) Close() {
 		wg.Go(e.up.Close)
 	}
 	wg.Wait()
+	a.endAllSessions()
 	a.wg.Wait()
 	a.closeState()
 	if err := a.audit.log.Close(); err != nil {

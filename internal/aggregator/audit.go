@@ -95,7 +95,7 @@ func (s *runState) auditCall(m runner.Message, took time.Duration, value json.Ra
 	}
 	sum := sha256.Sum256(m.Args)
 	c := audit.Call{
-		Run: s.id, Session: red.String(s.session), Remote: s.remote,
+		Run: s.id, Session: red.String(s.sessionKey), Remote: s.remote,
 		Server: red.String(server), Tool: red.String(m.Tool),
 		ArgBytes: len(m.Args), ArgSHA256: hex.EncodeToString(sum[:]),
 		Outcome: audit.OK, DurationMS: float64(took.Microseconds()) / 1000, ResultBytes: len(value),

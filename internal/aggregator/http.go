@@ -22,6 +22,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
@@ -62,8 +63,38 @@ func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
+	mux.Handle("/mcp", guard(opts, sessionlessCancels(a.endSessions(mcpHandler))))
 	return mux
+}
+
+// endSessions passes requests on, and after a DELETE that ended a session
+// (200) removes that session's sandbox (isolation "session").
+func (a *Aggregator) endSessions(next http.Handler) http.Handler {
+	if a.cfg.Isolation != config.IsolationSession {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodDelete {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && rec.status == http.StatusOK {
+			a.EndSession(namespaceFrom(r.Context()), id)
+		}
+	})
+}
+
+// statusRecorder notes the status a handler answered with.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
 }
 
 // sessionlessCancels answers, without passing them on, the

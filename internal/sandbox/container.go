@@ -232,6 +232,18 @@ func (c *Container) Exit(ctx context.Context) (code int, oomKilled bool, err err
 	return code, oomKilled, nil
 }
 
+// Alive reports whether the container's streams are still open: they end
+// when it stops (its program exited, the engine restarted, or it was
+// removed).
+func (c *Container) Alive() bool {
+	select {
+	case <-c.copyDone:
+		return false
+	default:
+		return true
+	}
+}
+
 // Kill stops the container at once. The streams then reach EOF.
 func (c *Container) Kill(ctx context.Context) error {
 	_, err := c.engine.cli.ContainerKill(ctx, c.ID, client.ContainerKillOptions{Signal: "SIGKILL"})

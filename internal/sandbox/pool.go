@@ -39,14 +39,7 @@ type warm struct {
 
 // alive reports whether the container still runs: its streams end when it
 // stops (the engine restarted, or someone removed it).
-func (w *warm) alive() bool {
-	select {
-	case <-w.c.copyDone:
-		return false
-	default:
-		return true
-	}
-}
+func (w *warm) alive() bool { return w.c.Alive() }
 
 // NewPool returns a pool of size containers of spec, and starts filling it.
 // Size 0 disables warming: Start then starts a fresh container each time.
