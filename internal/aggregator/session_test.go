@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,13 +13,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // sessionAgg returns an aggregator with isolation "session".
-func sessionAgg(t *testing.T, tune func(*config.Config), servers ...config.Server) *Aggregator {
+func sessionAgg(t *testing.T, tune func(*config.Config)) *Aggregator {
 	t.Helper()
 	clitest.NeedEngine(t)
 	return newAgg(t, func(c *config.Config) {
@@ -25,15 +30,15 @@ func sessionAgg(t *testing.T, tune func(*config.Config), servers ...config.Serve
 		if tune != nil {
 			tune(c)
 		}
-	}, servers...)
+	})
 }
 
 // runInSession runs code in session of the local namespace.
-func runInSession(t *testing.T, a *Aggregator, session, code string, servers ...string) Result {
+func runInSession(t *testing.T, a *Aggregator, session, code string) Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	res := a.Run(ctx, Request{Code: code, Servers: servers, Session: session})
+	res := a.Run(ctx, Request{Code: code, Session: session})
 	errText := "<nil>"
 	if res.Error != nil {
 		errText = *res.Error
@@ -42,11 +47,16 @@ func runInSession(t *testing.T, a *Aggregator, session, code string, servers ...
 	return res
 }
 
-// sessionContainerID is the ID of the container session now holds ("" if
-// none).
+// sessionContainerID is the ID of the container session (of whatever
+// namespace) now holds ("" if none).
 func sessionContainerID(a *Aggregator, session string) string {
+	var sb *sessionBox
 	a.sessions.mu.Lock()
-	sb := a.sessions.m[sessionKey("", session)]
+	for key, b := range a.sessions.m {
+		if strings.HasSuffix(key, "\x00"+session) {
+			sb = b
+		}
+	}
 	a.sessions.mu.Unlock()
 	if sb == nil {
 		return ""
@@ -259,4 +269,53 @@ func TestSessionContainerRemovedAtEnd(t *testing.T) {
 	open := sessionContainerID(b, "open")
 	b.Close()
 	waitContainers(t, eng, gone(open))
+}
+
+// TestSessionEndsWithHTTPDelete serves run_python over streamable HTTP with
+// isolation "session": two clients' sessions get two containers, each kept
+// across its runs, and a client's DELETE of its session removes its
+// container and only its.
+func TestSessionEndsWithHTTPDelete(t *testing.T) {
+	eng := clitest.NeedEngine(t)
+	a := sessionAgg(t, nil)
+	srv := httptest.NewServer(a.HTTPHandler(HTTPOptions{}))
+	t.Cleanup(srv.Close)
+	clients := []*mcpClient{
+		{url: srv.URL + "/mcp", version: mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+		{url: srv.URL + "/mcp", version: mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+	}
+	ids := make([]string, len(clients))
+	for i, c := range clients {
+		c.initialize(t)
+		for range 2 {
+			if _, res := c.startRun(t.Context(), t, "print(1)").wait(t); res.Error != nil {
+				t.Fatalf("client %d: %s", i, *res.Error)
+			}
+		}
+		ids[i] = sessionContainerID(a, c.session)
+		if ids[i] == "" {
+			t.Fatalf("client %d's session %q holds no container", i, c.session)
+		}
+	}
+	if ids[0] == ids[1] {
+		t.Fatal("two HTTP sessions share a container")
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodDelete, clients[0].url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(server.HeaderKeySessionID, clients[0].session)
+	req.Header.Set(mcp.HeaderProtocolVersion, clients[0].version)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE: status %d", resp.StatusCode)
+	}
+	waitContainers(t, eng, func(live []string) bool { return !slices.Contains(live, ids[0]) })
+	if got := sessionContainerID(a, clients[1].session); got != ids[1] {
+		t.Fatalf("the other session's container changed from %.12s to %.12q", ids[1], got)
+	}
 }
