@@ -58,6 +58,7 @@ type Aggregator struct {
 	savedMu     sync.Mutex
 	saved       map[string]*savedCache // by namespace
 	audit       auditing               // see SetAudit
+	obs         observing              // see SetTelemetry
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -280,6 +281,7 @@ func (a *Aggregator) Close() {
 		a.log.Warn("audit log", "err", err)
 	}
 	a.semantic.close()
+	a.closeTelemetry()
 }
 
 // Redact returns s with the values of every configured server's secrets

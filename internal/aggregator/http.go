@@ -63,6 +63,11 @@ func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
+	if a.obs.metrics != nil {
+		// The metrics name servers and tools: they are behind the same
+		// guard (the token) as the endpoint.
+		mux.Handle("/metrics", guard(opts, a.obs.metrics.Handler()))
+	}
 	return mux
 }
 
