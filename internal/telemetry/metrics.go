@@ -69,9 +69,6 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg, MaxRequestsInFlight: 4, Timeout: 10 * time.Second})
 }
 
-// Registry is the registry the metrics are in.
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
-
 // Run records a run that ended with outcome after took.
 func (m *Metrics) Run(outcome string, took time.Duration) {
 	if m == nil {

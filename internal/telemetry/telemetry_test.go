@@ -168,7 +168,7 @@ func TestMetricsOfTwoServersAreApart(t *testing.T) {
 	var nilMetrics *Metrics
 	nilMetrics.Run("ok", time.Second) // records nothing, does not panic
 	count := func(m *Metrics, name string) float64 {
-		fams, err := m.Registry().Gather()
+		fams, err := m.reg.Gather()
 		if err != nil {
 			t.Fatal(err)
 		}
