@@ -8,10 +8,13 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -313,5 +316,66 @@ func TestAnUnsupportedOTLPProtocolIsAClearError(t *testing.T) {
 		"run", "--config", f.Config, "-c", "print(1)")
 	if r.Code == 0 || !strings.Contains(r.Stderr, `OTEL_EXPORTER_OTLP_PROTOCOL="http/json" is not supported: use http/protobuf or grpc`) {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
+
+// serve --http exports the spans of its runs and flushes those not yet sent
+// when it stops; a run that finds a warm container says so in its acquire
+// span (and starts none: no sandbox.start span).
+func TestServeFlushesItsSpansWhenItStops(t *testing.T) {
+	clitest.NeedEngine(t)
+	rcv := newOTLPReceiver(t, "127.0.0.1:0")
+	f := clitest.NewFixture(t, "")
+	// Batches wait a minute: only the flush at the stop sends them.
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL, "OTEL_BSP_SCHEDULE_DELAY=60000"}
+	p, mcpURL := f.HTTPServe(t, env, "serve", "--config", f.Config, "--http", "127.0.0.1:PORT")
+	metricsURL := strings.TrimSuffix(mcpURL, "/mcp") + "/metrics"
+	auth := f.Auth(t)
+	// Wait for the pool to have a warm container, as its gauge says.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, metricsURL, nil)
+		req.Header.Set("Authorization", auth["Authorization"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		if regexp.MustCompile(`(?m)^mcp_code_mode_pool_ready_containers [1-9]`).Match(body) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no warm container within 60s:\n%s", clitest.Clip(string(body), 2000))
+		}
+	}
+	c := clitest.HTTPClient(t, mcpURL, auth)
+	clitest.Initialize(t, c)
+	if res := clitest.RunPython(t, c, map[string]any{"code": "print(await mcp_test.add(a=1, b=2))", "servers": []string{"test"}}); res.IsError {
+		t.Fatalf("run: %+v", res.Structured)
+	}
+	_ = c.Close()
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.Wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("serve exited %d on SIGTERM:\n%s", code, p.Stderr.String())
+	}
+	_, spans, _, errs := rcv.got()
+	if len(errs) > 0 {
+		t.Errorf("the receiver refused exports: %v", errs)
+	}
+	count := map[string]int{}
+	var acquire *tracepb.Span
+	for _, s := range spans {
+		count[s.Name]++
+		if s.Name == "sandbox.acquire" {
+			acquire = s
+		}
+	}
+	if count["run_python"] != 1 || count["tool_call"] != 1 || count["server.start"] != 1 || acquire == nil || count["sandbox.start"] != 0 {
+		t.Fatalf("spans after serve stopped: %v; want a run, a call, a server start, an acquire and no sandbox.start", count)
+	}
+	if a := attrs(acquire); a["mcp_code_mode.container"] != "warm" {
+		t.Errorf("the acquire span: %v, want a warm container", a)
 	}
 }
