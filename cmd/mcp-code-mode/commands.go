@@ -514,6 +514,12 @@ func listTools(ctx context.Context, c *common, s streams, names []string, asJSON
 		for _, d := range docs {
 			fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
 		}
+		switch {
+		case len(names) == 0:
+			fmt.Fprintln(stdout, `No server is enabled: "mcp-code-mode servers" says where it looked and why each server found is off.`)
+		case len(docs) == 0 && failed == 0:
+			fmt.Fprintf(stdout, "No tool is allowed on %s: the server lists none, or its allow and deny lists leave none (\"mcp-code-mode servers\" shows them).\n", strings.Join(names, ", "))
+		}
 	}
 	if failed > 0 {
 		return exitError{1}
