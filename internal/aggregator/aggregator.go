@@ -60,6 +60,7 @@ type Aggregator struct {
 	savedMu     sync.Mutex
 	saved       map[string]*savedCache // by namespace
 	audit       auditing               // see SetAudit
+	obs         observing              // see SetTelemetry
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -283,6 +284,7 @@ func (a *Aggregator) Close() {
 		a.log.Warn("audit log", "err", err)
 	}
 	a.semantic.close()
+	a.closeTelemetry()
 }
 
 // Redact returns s with the values of every configured server's secrets
@@ -359,6 +361,9 @@ func asWritten(s config.Server) string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		fmt.Fprintf(&b, " (env %s=%q)", k, s.Env[k])
+	}
+	if s.EnvFile != "" {
+		fmt.Fprintf(&b, " (envFile %q)", s.EnvFile)
 	}
 	return b.String()
 }

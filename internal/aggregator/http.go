@@ -55,7 +55,8 @@ type HTTPOptions struct {
 // token, requests without it. Only pages of opts.AllowedOrigins get CORS
 // headers. A client cancels a run with notifications/cancelled in its
 // session (protocol versions before 2026-07-28) or by closing the run's
-// response stream (2026-07-28 and later, which have no sessions).
+// response stream (2026-07-28 and later, which have no sessions). With
+// metrics (SetTelemetry), it serves them at /metrics behind the same guard.
 func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 	if ns := a.cfg.State.Namespace; ns != "" && len(opts.Tokens) > 0 {
 		a.log.Warn("state.namespace is set: every client of serve --http shares its memories and saved tools, whatever its token", "namespace", ns)
@@ -64,6 +65,11 @@ func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(opts, sessionlessCancels(a.endSessions(mcpHandler))))
+	if a.obs.metrics != nil {
+		// The metrics name servers and tools: they are behind the same
+		// guard (the token) as the endpoint.
+		mux.Handle("/metrics", guard(opts, a.obs.metrics.Handler()))
+	}
 	return mux
 }
 

@@ -92,13 +92,16 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
 	res.Servers = []string{}
 	id, ran := newRunID(), false
+	ctx, span := a.startRun(ctx, id, req)
 	defer func() {
-		res.DurationMS = time.Since(began).Milliseconds()
+		took := time.Since(began)
+		res.DurationMS = took.Milliseconds()
 		if res.Error != nil {
 			msg := a.redact.String(*res.Error)
 			res.Error = &msg
 		}
 		a.auditRun(id, req, res, ran)
+		a.endRun(span, res, ran, took)
 	}()
 
 	entries, err := a.resolve(req.Servers)
@@ -171,7 +174,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			box, boxErr = a.sessionContainer(runCtx, sb)
 			return
 		}
-		box, boxErr = a.engine.Start(runCtx, a.cfg.Spec())
+		box, boxErr = a.acquire(runCtx)
 	})
 	failed := a.starting(entries, false)
 	for i, e := range entries {
@@ -483,8 +486,11 @@ func (s *runState) exitHint() string {
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
 	began := time.Now()
+	ctx, span := s.a.tracer().Start(ctx, spanCall)
 	value, err := s.check(ctx, m)
-	s.auditCall(m, time.Since(began), value, err)
+	took := time.Since(began)
+	s.auditCall(m, took, value, err)
+	s.observeCall(span, m, took, value, err)
 	if err != nil {
 		var r *Refusal
 		if !errors.As(err, &r) {

@@ -111,7 +111,7 @@ func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*san
 		return sb.c, nil
 	}
 	a.discardSessionContainer(sb)
-	c, err := a.engine.Start(ctx, a.cfg.Spec())
+	c, err := a.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}

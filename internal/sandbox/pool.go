@@ -131,7 +131,7 @@ func (p *Pool) take(current string) (*warm, error) {
 		p.ready = p.ready[1:]
 		if w.alive() && (current == "" || w.imageID == current) {
 			p.pending++
-			w.c.onClose = p.refillAfterUse
+			w.c.onClose, w.c.warm = p.refillAfterUse, true
 			return w, nil
 		}
 		p.discardLocked(w) // the engine restarted, or the image was rebuilt
@@ -146,6 +146,13 @@ func (p *Pool) refillAfterUse() {
 	defer p.mu.Unlock()
 	p.pending--
 	p.refillLocked()
+}
+
+// Ready is how many warm containers wait for a program.
+func (p *Pool) Ready() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ready)
 }
 
 // Close removes the warm containers and waits for refills to end.

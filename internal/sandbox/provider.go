@@ -77,6 +77,18 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 	return pool.Start(ctx, spec)
 }
 
+// Ready is how many warm containers wait for a program (0 before the
+// provider connects).
+func (p *Provider) Ready() int {
+	p.mu.Lock()
+	pool := p.pool
+	p.mu.Unlock()
+	if pool == nil {
+		return 0
+	}
+	return pool.Ready()
+}
+
 // Close removes the warm containers and closes the connection. Containers
 // handed out are the caller's to close.
 func (p *Provider) Close() error {
