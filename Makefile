@@ -12,7 +12,7 @@ UNPARAM     := mvdan.cc/unparam@v0.0.0-20260823230713-2fa3d841b0c8
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata testdata-vscode test test-podman test-gvisor test-short test-race lint fuzz generate check-generated demo bench clean
+.PHONY: all build engine image testdata testdata-vscode testdata-prometheus test test-podman test-gvisor test-short test-race lint fuzz generate check-generated demo bench clean
 
 all: build
 
@@ -35,13 +35,17 @@ testdata: $(NPM_DIR)/node_modules/.package-lock.json
 testdata-vscode:
 	@bash .ci/vscode.sh
 
+# Debian's Prometheus, which the metrics test runs to scrape serve --http.
+testdata-prometheus:
+	@bash .ci/prometheus.sh
+
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund
 	# .npmrc skips install scripts; Claude Code's only links its native binary
 	# (an npm optional dependency) into place.
 	cd $(NPM_DIR) && node node_modules/@anthropic-ai/claude-code/install.cjs
 
-test: image testdata testdata-vscode
+test: image testdata testdata-vscode testdata-prometheus
 	$(GO) test -count=1 ./...
 
 # The security and pool tests again, against Podman's Docker-compatible API.

@@ -47,6 +47,8 @@ type options struct {
 	sample   time.Duration
 	docker   bool
 	phases   string
+	// isolationTime is how long each isolation mode is driven.
+	isolationTime time.Duration
 }
 
 func main() { os.Exit(realMain()) }
@@ -64,7 +66,8 @@ func realMain() int {
 	flag.IntVar(&o.sleepMS, "sleep-ms", 50, "milliseconds each sleep call takes")
 	flag.DurationVar(&o.sample, "sample", 20*time.Millisecond, "RSS sampling period")
 	flag.BoolVar(&o.docker, "docker-run", true, "compare with `docker run` (needs the docker CLI)")
-	flag.StringVar(&o.phases, "phases", "context,docker,serve,raised,cold", "phases to run, comma-separated")
+	flag.StringVar(&o.phases, "phases", "context,docker,serve,raised,cold,isolation", "phases to run, comma-separated")
+	flag.DurationVar(&o.isolationTime, "isolation-time", 20*time.Second, "how long the isolation phase drives each mode")
 	flag.Parse()
 	if o.n < 1 || o.calls < 1 || o.sleeps < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -n, -calls and -sleeps must be positive")
@@ -213,6 +216,7 @@ func (b *bench) runAll(ctx context.Context) bool {
 		{"serve", "serve (warm pool)", b.phaseServe},
 		{"raised", "gather with raised concurrency limits", b.phaseGatherRaised},
 		{"cold", "serve with warm=0", b.phaseCold},
+		{"isolation", "throughput at 8 HTTP clients, isolation = run and = session", b.phaseIsolation},
 	}
 	want := map[string]bool{}
 	for _, k := range strings.Split(b.o.phases, ",") {

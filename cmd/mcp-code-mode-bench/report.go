@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +62,8 @@ type report struct {
 	gather, sequential gatherResult
 	gatherRaised       *gatherResult
 	raisedWorkers      int
+
+	isolation []isolationRow // throughput by isolation mode
 
 	rows    [][4]string // measure, result, target, status
 	details []string
@@ -153,6 +157,20 @@ func (r *report) targets(b *bench) {
 	}
 	if r.peakRSS > 0 {
 		r.row("5. serve VmRSS peak during 3", fmt.Sprintf("%s (%d samples every %v)", mb(r.peakRSS), r.peakSamples, o.sample), "(report)", "")
+	}
+
+	// (6)
+	rows := slices.SortedFunc(slices.Values(r.isolation), func(a, b isolationRow) int {
+		return cmp.Compare(b.Mode, a.Mode) // session first: the row with the target
+	})
+	for _, row := range rows {
+		res := fmt.Sprintf("%.1f runs/s (%d runs in %.1f s, %d failed)", row.Rate(), row.Runs, row.Elapsed.Seconds(), row.Failed)
+		if row.Mode == "session" {
+			r.row(fmt.Sprintf("6. `print(1)`, %d HTTP clients back to back, isolation=session", isolationClients), res,
+				fmt.Sprintf("≥ %.0f runs/s", targetSessionRate), verdict(row.Rate() >= targetSessionRate && row.Failed == 0))
+		} else {
+			r.row(fmt.Sprintf("6. the same, isolation=%s", row.Mode), res, "(report)", "")
+		}
 	}
 
 	r.detailLatency(b, lim)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,9 +16,11 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/telemetry"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/trust"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"go.opentelemetry.io/otel"
 )
 
 // listFlag is a repeatable flag; commas also separate values.
@@ -293,5 +296,32 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, use purpose) (*a
 		return nil, nil, nil, err
 	}
 	agg.SetAudit(auditLog, cfg.Audit.Arguments)
+	if use != inspect {
+		if err := observe(agg, eng, log, use); err != nil {
+			agg.Close()
+			return nil, nil, nil, err
+		}
+	}
 	return agg, eng, problems, nil
+}
+
+// observe sets up the traces (when the OTEL_* variables ask for them) and,
+// for serve, the metrics of agg.
+func observe(agg *aggregator.Aggregator, eng *sandbox.Provider, log *slog.Logger, use purpose) error {
+	tracing, err := telemetry.NewTracing(context.Background(), telemetry.TracingOptions{Version: config.Version, OneShot: use == runOnce})
+	if err != nil {
+		return fmt.Errorf("traces: %w", err)
+	}
+	if tracing.Enabled() {
+		// The exporter's failures (a collector that is down) are logged,
+		// not printed by the SDK's own logger.
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warn("traces: export failed", "err", err) }))
+		log.Info("traces: exporting spans over OTLP", "protocol", tracing.Protocol())
+	}
+	var metrics *telemetry.Metrics
+	if use == serving {
+		metrics = telemetry.NewMetrics(eng.Ready)
+	}
+	agg.SetTelemetry(tracing, metrics)
+	return nil
 }

@@ -41,6 +41,8 @@ type Aggregator struct {
 	entries []*entry          // configured servers, sorted by name
 	byName  map[string]*entry // by name and by alias
 	wg      sync.WaitGroup    // sandboxes being removed
+	// sessions are the sandboxes of client sessions (isolation "session").
+	sessions sessionTable
 
 	catalogGen atomic.Int64  // bumped when any tool list changes
 	searchMu   sync.Mutex    // guards the cached search index
@@ -58,6 +60,7 @@ type Aggregator struct {
 	savedMu     sync.Mutex
 	saved       map[string]*savedCache // by namespace
 	audit       auditing               // see SetAudit
+	obs         observing              // see SetTelemetry
 }
 
 // StartNotices tell the user of a one-shot command about the server starts
@@ -274,12 +277,14 @@ func (a *Aggregator) Close() {
 		wg.Go(e.up.Close)
 	}
 	wg.Wait()
+	a.endAllSessions()
 	a.wg.Wait()
 	a.closeState()
 	if err := a.audit.log.Close(); err != nil {
 		a.log.Warn("audit log", "err", err)
 	}
 	a.semantic.close()
+	a.closeTelemetry()
 }
 
 // Redact returns s with the values of every configured server's secrets
@@ -356,6 +361,9 @@ func asWritten(s config.Server) string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		fmt.Fprintf(&b, " (env %s=%q)", k, s.Env[k])
+	}
+	if s.EnvFile != "" {
+		fmt.Fprintf(&b, " (envFile %q)", s.EnvFile)
 	}
 	return b.String()
 }

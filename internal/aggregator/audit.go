@@ -95,7 +95,7 @@ func (s *runState) auditCall(m runner.Message, took time.Duration, value json.Ra
 	}
 	sum := sha256.Sum256(m.Args)
 	c := audit.Call{
-		Run: s.id, Session: red.String(s.session), Remote: s.remote,
+		Run: s.id, Session: red.String(s.sessionKey), Remote: s.remote,
 		Server: red.String(server), Tool: red.String(m.Tool),
 		ArgBytes: len(m.Args), ArgSHA256: hex.EncodeToString(sum[:]),
 		Outcome: audit.OK, DurationMS: float64(took.Microseconds()) / 1000, ResultBytes: len(value),
@@ -146,16 +146,7 @@ func (a *Aggregator) auditRun(id string, req Request, res Result, ran bool) {
 	if a.audit.log == nil {
 		return
 	}
-	outcome, reason := audit.OK, ""
-	switch {
-	case res.Error == nil:
-	case res.Stopped:
-		outcome, reason = audit.Stopped, *res.Error
-	case ran:
-		outcome, reason = audit.Error, programFailure(*res.Error, res.ExitCode)
-	default:
-		outcome, reason = audit.Error, *res.Error
-	}
+	outcome, reason := runOutcome(res, ran)
 	sum := sha256.Sum256([]byte(req.Code))
 	r := audit.Run{
 		Run: id, Session: a.redact.String(req.Session), Remote: req.Remote,
@@ -165,6 +156,22 @@ func (a *Aggregator) auditRun(id string, req Request, res Result, ran bool) {
 	}
 	if err := a.audit.log.Run(r); err != nil {
 		a.log.Warn("audit log", "err", err)
+	}
+}
+
+// runOutcome is what the audit log and the traces say of a run that ended
+// with res: its outcome, and why when it is not ok, quoting nothing the
+// program said.
+func runOutcome(res Result, ran bool) (outcome, reason string) {
+	switch {
+	case res.Error == nil:
+		return audit.OK, ""
+	case res.Stopped:
+		return audit.Stopped, *res.Error
+	case ran:
+		return audit.Error, programFailure(*res.Error, res.ExitCode)
+	default:
+		return audit.Error, *res.Error
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
@@ -54,7 +55,8 @@ type HTTPOptions struct {
 // token, requests without it. Only pages of opts.AllowedOrigins get CORS
 // headers. A client cancels a run with notifications/cancelled in its
 // session (protocol versions before 2026-07-28) or by closing the run's
-// response stream (2026-07-28 and later, which have no sessions).
+// response stream (2026-07-28 and later, which have no sessions). With
+// metrics (SetTelemetry), it serves them at /metrics behind the same guard.
 func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 	if ns := a.cfg.State.Namespace; ns != "" && len(opts.Tokens) > 0 {
 		a.log.Warn("state.namespace is set: every client of serve --http shares its memories and saved tools, whatever its token", "namespace", ns)
@@ -62,8 +64,43 @@ func (a *Aggregator) HTTPHandler(opts HTTPOptions) http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(newMCPServer(a), server.WithEndpointPath("/mcp"),
 		server.WithStreamableHTTPLogger(a.log), server.WithHTTPContextFunc(httpClient))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(opts, sessionlessCancels(mcpHandler)))
+	mux.Handle("/mcp", guard(opts, sessionlessCancels(a.endSessions(mcpHandler))))
+	if a.obs.metrics != nil {
+		// The metrics name servers and tools: they are behind the same
+		// guard (the token) as the endpoint.
+		mux.Handle("/metrics", guard(opts, a.obs.metrics.Handler()))
+	}
 	return mux
+}
+
+// endSessions passes requests on, and after a DELETE that ended a session
+// (200) removes that session's sandbox (isolation "session").
+func (a *Aggregator) endSessions(next http.Handler) http.Handler {
+	if a.cfg.Isolation != config.IsolationSession {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodDelete {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && rec.status == http.StatusOK {
+			a.EndSession(namespaceFrom(r.Context()), id)
+		}
+	})
+}
+
+// statusRecorder notes the status a handler answered with.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
 }
 
 // sessionlessCancels answers, without passing them on, the

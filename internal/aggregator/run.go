@@ -92,13 +92,16 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	began := time.Now()
 	res.Servers = []string{}
 	id, ran := newRunID(), false
+	ctx, span := a.startRun(ctx, id, req)
 	defer func() {
-		res.DurationMS = time.Since(began).Milliseconds()
+		took := time.Since(began)
+		res.DurationMS = took.Milliseconds()
 		if res.Error != nil {
 			msg := a.redact.String(*res.Error)
 			res.Error = &msg
 		}
 		a.auditRun(id, req, res, ran)
+		a.endRun(span, res, ran, took)
 	}()
 
 	entries, err := a.resolve(req.Servers)
@@ -120,9 +123,31 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	// Runs past the limit wait their turn, for at most one deadline; the
 	// deadline of the program starts when it gets its slot.
 	queued := time.NewTimer(deadline)
+	defer queued.Stop()
+	// With isolation "session", the session's runs take turns on its
+	// sandbox: a run waits for the one before it, within the same bound.
+	var sb *sessionBox
+	if a.usesSession(req) {
+		var err error
+		sb, err = a.takeSession(ctx, sessionKey(req.Namespace, req.Session), queued.C)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			res.Stopped = true
+			res.fail("the run waited %v for the session's run before it to end and gave up (runs of one session take turns on its sandbox)", deadline)
+			return res
+		case ctx.Err() != nil:
+			res.Stopped = true
+			res.fail("the run was cancelled while waiting for the session's run before it to end")
+			return res
+		case err != nil:
+			res.fail("sandbox: %v", err)
+			return res
+		}
+		// A stopped run's container was killed: the next run gets a fresh one.
+		defer func() { a.releaseSession(sb, res.Stopped) }()
+	}
 	select {
 	case a.runSem <- struct{}{}:
-		queued.Stop()
 		defer func() { <-a.runSem }()
 	case <-ctx.Done():
 		res.Stopped = true
@@ -144,7 +169,13 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		mods      = make([]*loaded, len(entries))
 		startErrs = make([]error, len(entries))
 	)
-	wg.Go(func() { box, boxErr = a.engine.Start(runCtx, a.cfg.Spec()) })
+	wg.Go(func() {
+		if sb != nil {
+			box, boxErr = a.sessionContainer(runCtx, sb)
+			return
+		}
+		box, boxErr = a.acquire(runCtx)
+	})
 	failed := a.starting(entries, false)
 	for i, e := range entries {
 		wg.Go(func() {
@@ -165,7 +196,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			}
 		}
 	}()
-	if box != nil {
+	if box != nil && sb == nil {
 		defer func() {
 			a.wg.Go(func() {
 				if err := box.Close(); err != nil {
@@ -194,8 +225,8 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("sandbox: %v", boxErr)
 		return res
 	}
-	s := &runState{a: a, ctx: runCtx, box: box, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
-		namespace: a.namespace(req.Namespace), id: id, session: req.Session, remote: req.Remote}
+	s := &runState{a: a, ctx: runCtx, box: box, session: sb, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
+		namespace: a.namespace(req.Namespace), id: id, sessionKey: req.Session, remote: req.Remote}
 	for _, m := range mods {
 		s.mods[m.alias] = m
 	}
@@ -254,17 +285,19 @@ type runState struct {
 	a        *Aggregator
 	ctx      context.Context // ends at the run's deadline
 	box      *sandbox.Container
+	session  *sessionBox        // the session whose container box is (nil: the run's own)
 	mods     map[string]*loaded // by alias
 	budget   *budget
 	progress func(calls int) // may be nil
 	// namespace is where the run's memories and saved tools are.
 	namespace string
 
-	id, session, remote string // for the audit log: the run's id, and who asked (Request)
+	id, sessionKey, remote string // for the audit log: the run's id, and who asked (Request)
 
 	helperCalls atomic.Int64
 
 	writeMu sync.Mutex
+	ended   bool // a session's run is over: nothing more is sent (guarded by writeMu)
 	calls   sync.WaitGroup
 }
 
@@ -289,6 +322,9 @@ func (s *runState) reply(m runner.Message, r runner.Reply) {
 func (s *runState) send(v any) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.ended {
+		return
+	}
 	if err := runner.Encode(s.box.Input, v); err != nil {
 		s.a.log.Debug("write to sandbox", "err", err)
 	}
@@ -298,31 +334,44 @@ func (s *runState) send(v any) {
 func (s *runState) execute(parent context.Context, code string, mods []*loaded, deadline time.Duration, res *Result) {
 	limits := s.a.cfg.Limits
 	out := newOutput(limits.MaxOutputBytes, limits.StopOutput)
-	// The container's stderr carries only the runner's own failures.
+	// The container's stderr carries only the runner's own failures; a
+	// session's container has one reader for all its runs.
 	diag := &tail.Buffer{Max: 2 << 10}
-	go func() { _, _ = io.Copy(diag, s.box.Output) }()
+	if s.session != nil {
+		diag = s.session.diag
+	} else {
+		go func() { _, _ = io.Copy(diag, s.box.Output) }()
+	}
 	key := runner.NewKey()
 	msgs := make(chan runner.Message)
 	readErr := make(chan error, 1)
 	loopDone := make(chan struct{})
 	endLoop := sync.OnceFunc(func() { close(loopDone) })
 	go func() {
-		// Once the loop below is over, the rest of the stream is drained
-		// unread, so the engine's stream never stalls on it.
-		defer func() { _, _ = io.Copy(io.Discard, s.box.Protocol) }()
 		r := runner.NewReader(s.box.Protocol, key)
 		for {
 			m, err := r.Next()
 			if err != nil {
 				readErr <- err
-				return
+				break
 			}
 			select {
 			case msgs <- m:
 			case <-loopDone:
+			}
+			if m.Type == runner.TypeDone && s.session != nil {
+				// The session's next run reads on from here. (A run
+				// stopped before its done kills the container: the
+				// stream is drained below.)
 				return
 			}
+			if isClosed(loopDone) {
+				break
+			}
 		}
+		// Once the loop below is over, the rest of the stream is drained
+		// unread, so the engine's stream never stalls on it.
+		_, _ = io.Copy(io.Discard, s.box.Protocol)
 	}()
 
 	modules := make([]runner.Module, 0, len(mods))
@@ -397,9 +446,26 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 		}
 	}
 	endLoop()
+	if s.session != nil {
+		// Replies to calls still in flight would reach the session's next
+		// run (which skips them); none is sent.
+		s.writeMu.Lock()
+		s.ended = true
+		s.writeMu.Unlock()
+	}
 	// All the output came before "done": the answer need not wait for the
 	// container to exit (it is killed and removed in the background).
 	res.Stdout, res.Truncated = out.result()
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *runState) exitHint() string {
@@ -420,8 +486,11 @@ func (s *runState) exitHint() string {
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
 	began := time.Now()
+	ctx, span := s.a.tracer().Start(ctx, spanCall)
 	value, err := s.check(ctx, m)
-	s.auditCall(m, time.Since(began), value, err)
+	took := time.Since(began)
+	s.auditCall(m, took, value, err)
+	s.observeCall(span, m, took, value, err)
 	if err != nil {
 		var r *Refusal
 		if !errors.As(err, &r) {

@@ -201,7 +201,7 @@ description = "test tools"
 	f.Write(t, f.Config, cfg+extra)
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "CI" || strings.HasPrefix(name, "MCP_CODE_MODE_") {
+		if name == "HOME" || strings.HasPrefix(name, "XDG_") || name == "CI" || strings.HasPrefix(name, "MCP_CODE_MODE_") || strings.HasPrefix(name, "OTEL_") {
 			continue
 		}
 		f.Env = append(f.Env, kv)

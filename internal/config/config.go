@@ -59,6 +59,9 @@ type Limits struct {
 	OpenFiles   int64   `koanf:"open_files"`   // container open files
 	TmpfsBytes  int64   `koanf:"tmpfs_bytes"`  // size of the container's /tmp
 	Warm        int     `koanf:"warm"`         // containers started ahead of need by serve (0: none)
+	// SessionIdle is how long a client session's sandbox (isolation =
+	// "session") is kept with no run in it before it is removed.
+	SessionIdle time.Duration `koanf:"session_idle"`
 
 	ServerConcurrency int `koanf:"server_concurrency"` // calls in flight to one server; more wait
 	ConcurrentRuns    int `koanf:"concurrent_runs"`    // runs at once; more wait their turn
@@ -87,6 +90,7 @@ func DefaultLimits() Limits {
 		OpenFiles:       spec.OpenFiles,
 		TmpfsBytes:      spec.TmpfsBytes,
 		Warm:            2,
+		SessionIdle:     5 * time.Minute,
 
 		ServerConcurrency: 50,
 		ConcurrentRuns:    8,
@@ -288,12 +292,15 @@ type Config struct {
 	// Engines are the container engines runs are spread over, each as
 	// sandbox.Dial takes it (unix://, tcp://, ssh://); none means the one
 	// DOCKER_HOST names, or the default socket.
-	Engines []string                `koanf:"engines"`
-	Limits  Limits                  `koanf:"limits"`  // see DefaultLimits
-	Servers map[string]ServerConfig `koanf:"servers"` // servers of this program's own config
-	Allow   []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
-	Deny    []string                `koanf:"deny"`    // SERVER or SERVER.TOOL_GLOB; wins over Allow
-	Env     []string                `koanf:"env"`     // host variables passed to wrapped stdio servers
+	Engines []string `koanf:"engines"`
+	// Isolation is what a sandbox container serves: IsolationRun (one run,
+	// the default) or IsolationSession (the runs of one client session).
+	Isolation string                  `koanf:"isolation"`
+	Limits    Limits                  `koanf:"limits"`  // see DefaultLimits
+	Servers   map[string]ServerConfig `koanf:"servers"` // servers of this program's own config
+	Allow     []string                `koanf:"allow"`   // SERVER or SERVER.TOOL_GLOB; empty allows all
+	Deny      []string                `koanf:"deny"`    // SERVER or SERVER.TOOL_GLOB; wins over Allow
+	Env       []string                `koanf:"env"`     // host variables passed to wrapped stdio servers
 	// DefaultPolicy is "allow" (every tool not denied) or "deny" (only tools
 	// an allow list names).
 	DefaultPolicy string          `koanf:"default_policy"`
@@ -323,6 +330,12 @@ type Config struct {
 	AllowFrom, DenyFrom, DefaultPolicyFrom string `koanf:"-"`
 }
 
+// Isolation modes: what one sandbox container serves.
+const (
+	IsolationRun     = "run"     // one run: a fresh container each
+	IsolationSession = "session" // the runs of one client session, one after another
+)
+
 // Output modes of run_python's text block.
 const (
 	OutputCompact = "compact"
@@ -335,7 +348,7 @@ const (
 func Default() Config {
 	return Config{
 		Image: sandbox.DefaultImage(), Limits: DefaultLimits(), CatalogDir: DefaultCatalogDir(), TokenDir: DefaultTokenDir(), DefaultPolicy: "allow",
-		OutputMode: OutputCompact, State: DefaultState(), Audit: DefaultAudit(), Search: SearchConfig{Embeddings: DefaultEmbeddings()},
+		OutputMode: OutputCompact, Isolation: IsolationRun, State: DefaultState(), Audit: DefaultAudit(), Search: SearchConfig{Embeddings: DefaultEmbeddings()},
 	}
 }
 
@@ -415,7 +428,7 @@ func Load(path string, environ []string) (Config, error) {
 			key = strings.ToLower(strings.TrimPrefix(key, EnvPrefix))
 			key = strings.ReplaceAll(key, "__", ".")
 			switch key {
-			case "allow", "deny", "env":
+			case "allow", "deny", "env", "engines":
 				return key, strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
 			}
 			return key, value
@@ -484,6 +497,11 @@ func Load(path string, environ []string) (Config, error) {
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
+	switch cfg.Isolation {
+	case IsolationRun, IsolationSession:
+	default:
+		return Config{}, fmt.Errorf("config: isolation must be run or session, got %q", cfg.Isolation)
+	}
 	switch cfg.OutputMode {
 	case OutputCompact, OutputTOON, OutputJSON:
 	default:
@@ -517,7 +535,7 @@ func Load(path string, environ []string) (Config, error) {
 }
 
 // durationKeys are the config keys holding durations.
-var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.max_call_timeout", "limits.server_idle", "limits.connect_timeout", "search.embeddings.timeout"}
+var durationKeys = []string{"limits.deadline", "limits.call_timeout", "limits.max_call_timeout", "limits.server_idle", "limits.session_idle", "limits.connect_timeout", "search.embeddings.timeout"}
 
 // parseSeconds reads a duration: a Go duration string ("90s", "1m30s") or a
 // plain number of seconds (90, 1.5, "90").
@@ -569,8 +587,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.max_error_chars must be at least 20, got %d", l.MaxErrorChars)
 	case l.MemoryBytes < 32<<20:
 		return fmt.Errorf("limits.memory_bytes must be at least 32 MiB, got %d", l.MemoryBytes)
-	case l.ConnectTimeout <= 0 || l.ServerIdle <= 0:
-		return fmt.Errorf("limits.connect_timeout and limits.server_idle must be positive")
+	case l.ConnectTimeout <= 0 || l.ServerIdle <= 0 || l.SessionIdle <= 0:
+		return fmt.Errorf("limits.connect_timeout, limits.server_idle and limits.session_idle must be positive")
 	case l.ServerConcurrency < 1 || l.ConcurrentRuns < 1:
 		return fmt.Errorf("limits.server_concurrency and limits.concurrent_runs must be at least 1")
 	case l.Warm < 0 || l.Warm > 64:

@@ -18,6 +18,10 @@ func TestLoadEngines(t *testing.T) {
 	if !slices.Equal(cfg.Engines, want) {
 		t.Fatalf("engines = %q, want %q", cfg.Engines, want)
 	}
+	cfg, err = Load("", []string{"MCP_CODE_MODE_ENGINES=unix:///var/run/docker.sock,tcp://10.0.0.2:2376, ssh://me@build-2:2222"})
+	if err != nil || !slices.Equal(cfg.Engines, want) {
+		t.Fatalf("MCP_CODE_MODE_ENGINES gives %q, %v; want %q", cfg.Engines, err, want)
+	}
 	if cfg, err := Load("", nil); err != nil || cfg.Engines != nil {
 		t.Fatalf("default engines = %q, %v; want none (DOCKER_HOST's or the default socket)", cfg.Engines, err)
 	}

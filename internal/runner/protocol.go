@@ -29,6 +29,22 @@ import (
 // open the supervisor's descriptors through /proc), or a line replayed, cut
 // or reordered, fails the check.
 
+// A container serves one program (isolation "run") unless the host's first
+// line is SessionLine (isolation "session"): then it serves program after
+// program, each framed as above: one Start (a fresh key, its lines counted
+// from 0 again), Replies, and the runner's lines up to its Done, after which
+// the runner sends nothing until the next Start. Each program runs in a
+// fresh supervisor and worker forked from a process that never read a
+// program; between programs the runner kills every other process in the
+// container and empties its writable places (/tmp, /dev/shm, /dev/mqueue)
+// and System V IPC objects. Replies the host sent after a program ended
+// are skipped. The container ends when the host closes its stdin.
+
+// SessionLine is the host's first line to a container that serves a
+// session. It is shorter than any Start, which is how the runner tells the
+// modes apart without reading into a program.
+const SessionLine = `{"type":"session"}` + "\n"
+
 // Message types sent by the runner.
 const (
 	TypeCall   = "call"   // a call of a wrapped tool

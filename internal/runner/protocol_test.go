@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -198,5 +199,22 @@ func TestDepth(t *testing.T) {
 		if got := Depth([]byte(tt.in)); got != tt.want {
 			t.Errorf("Depth(%.40s) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSessionLineIsTheRunners checks that the host's session line is the
+// one the runner looks for, and that it is shorter than any start line (so
+// the runner, reading that many bytes first, never reads into a program).
+func TestSessionLineIsTheRunners(t *testing.T) {
+	want := "SESSION_LINE = b'" + strings.TrimSuffix(SessionLine, "\n") + `\n'`
+	if !bytes.Contains(Script, []byte(want)) {
+		t.Fatalf("runner.py does not define %s", want)
+	}
+	var b bytes.Buffer
+	if err := Encode(&b, NewStart("", nil, nil, NewKey())); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() <= len(SessionLine) {
+		t.Fatalf("the shortest start line (%d bytes) is not longer than the session line (%d)", b.Len(), len(SessionLine))
 	}
 }

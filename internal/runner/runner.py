@@ -13,6 +13,13 @@ It runs as the container's only program, in two processes:
   goes to the host, and cannot be traced or read through /proc by the worker.
   Everything the program printed reaches the host before "done".
 
+In session mode (the host's first line is SESSION_LINE) the process as
+started becomes the session's root instead: it never reads a program, and
+for each program forks a fresh supervisor, which forks a fresh worker and
+runs the one program as above. Between programs the root kills every other
+process in the container and a throwaway child of it empties every writable
+place, so nothing of one program reaches the next (see session()).
+
 The host treats everything from here as untrusted too.
 """
 
@@ -54,6 +61,17 @@ MAX_TRACEBACK_LINES = 12
 MAX_TRACEBACK_CHARS = 2000
 
 WORKER_TYPES = {"call", "rpc", "done"}
+
+# The host's first line when the container serves a session of programs
+# (runner/protocol.go SessionLine). Every start line is longer, so reading
+# this many bytes first never reads into a program.
+SESSION_LINE = b'{"type":"session"}\n'
+# A session's supervisor exits with this when the host closed the stream:
+# the session is over.
+HOST_GONE = 3
+# The writable places of the container (its root is read-only): each is
+# emptied between the programs of a session.
+WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue")
 
 # This file, whose frames are left out of the program's tracebacks.
 RUNNER_FILE = __file__
@@ -142,11 +160,28 @@ def set_not_dumpable():
         raise SystemExit("runner: cannot make the supervisor undumpable: %r" % (exc,))
 
 
-def read_start(fd):
-    """Waits for the host's first line (the program), returned as bytes."""
+def read_prefix(fd, n):
+    """Reads up to n bytes, fewer only at a newline or the end of the stream."""
+    data = bytearray()
+    while len(data) < n and not data.endswith(b"\n"):
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
+
+
+def read_start(fd, prefix=b"", skip_replies=False):
+    """Waits for the host's first line (the program), returned as bytes;
+    prefix is what was read of it already. With skip_replies (a session),
+    replies to the previous program's calls that the host sent after that
+    program had ended are passed over."""
     buf = LineBuffer(fd, MAX_HOST_LINE)
+    buf.buf += prefix
     while True:
         for line in buf.lines():
+            if skip_replies and line.startswith(b'{"type":"result"'):
+                continue
             return line, buf
         if buf.eof:
             raise SystemExit(0)  # host went away before sending a program
@@ -190,7 +225,7 @@ def check_worker_message(msg):
     return {"type": "rpc", "id": cid, "method": method, "params": params}
 
 
-def supervise(pid, proto_in, host_buf, send, channels, out_r):
+def supervise(pid, proto_in, host_buf, send, channels, out_r, host_gone=0):
     """Relays between the worker's channels and the host until the worker ends."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     os.set_blocking(out_r, False)
@@ -295,7 +330,7 @@ def supervise(pid, proto_in, host_buf, send, channels, out_r):
         if host_buf.eof:
             # The host ended the run.
             os.kill(pid, signal.SIGKILL)
-            os._exit(0)
+            os._exit(host_gone)
 
     # With the pipe, the worker may have ended before SIGCHLD was caught.
     exited = by_signal and worker_exited()
@@ -338,18 +373,9 @@ def supervise(pid, proto_in, host_buf, send, channels, out_r):
     send(done)
 
 
-def main():
-    # Private copies of the protocol descriptors, then point 0, 1 and 2 at
-    # places that cannot carry a protocol message.
-    proto_in, proto_out = os.dup(0), os.dup(1)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    os.dup2(2, 1)
-    os.close(devnull)
-    set_not_dumpable()
-
-    # The worker is forked, and gets its event loop ready, before the program
-    # arrives: a run then starts at once.
+def fork_worker(proto_in, proto_out):
+    """Forks the worker, which gets its event loop ready and waits for the
+    program; returns its pid and the supervisor's ends of its channels."""
     call_sv, call_wk = socket.socketpair()
     sync_sv, sync_wk = socket.socketpair()
     out_r, out_w = os.pipe()
@@ -374,15 +400,215 @@ def main():
     os.close(start_r)
     call_wk.close()
     sync_wk.close()
+    return pid, [call_sv, sync_sv], out_r, start_w
+
+
+def run_one(proto_in, proto_out, pid, channels, out_r, start_w, prefix=b"", session=False):
+    """Runs one program in the worker pid: reads its start line, hands it
+    over, and relays until it ends."""
     try:
-        start, host_buf = read_start(proto_in)
+        start, host_buf = read_start(proto_in, prefix, skip_replies=session)
         start, key = take_key(start)
     except (SystemExit, ValueError, KeyError, TypeError, AttributeError):
         os.kill(pid, signal.SIGKILL)
         raise
     write_all(start_w, start + b"\n")
     os.close(start_w)
-    supervise(pid, proto_in, host_buf, signer(proto_out, key), [call_sv, sync_sv], out_r)
+    supervise(pid, proto_in, host_buf, signer(proto_out, key), channels, out_r, HOST_GONE if session else 0)
+
+
+def main():
+    # Private copies of the protocol descriptors, then point 0, 1 and 2 at
+    # places that cannot carry a protocol message.
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+    set_not_dumpable()
+
+    # The worker is forked, and gets its event loop ready, before the program
+    # arrives: a run then starts at once.
+    pid, channels, out_r, start_w = fork_worker(proto_in, proto_out)
+    try:
+        prefix = read_prefix(proto_in, len(SESSION_LINE))
+    except OSError:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    if prefix == SESSION_LINE:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        for fd in (out_r, start_w):
+            os.close(fd)
+        for ch in channels:
+            ch.close()
+        session(proto_in, proto_out)
+    run_one(proto_in, proto_out, pid, channels, out_r, start_w, prefix)
+
+
+# ------------------------------------------------------------------- session
+
+
+def session(proto_in, proto_out):
+    """Serves a session: program after program, each in a supervisor and a
+    worker forked afresh from this process, which never reads a program (it
+    read only SESSION_LINE) and so has nothing of one to pass on. Between
+    programs every other process is killed and the writable places are
+    emptied. It returns never: the container ends when the host closes the
+    stream, or when a supervisor or the cleaning fails."""
+    # kill(-1) is safe only inside the container's own PID namespace, where
+    # this process is PID 1 (no engine-added init): every orphan is then
+    # ours to reap, and no program can signal us.
+    if os.getpid() != 1:
+        raise SystemExit("runner: session mode needs the runner as PID 1 of its container, not PID %d" % os.getpid())
+    while True:
+        sup = os.fork()
+        if sup == 0:
+            status = 1
+            try:
+                pid, channels, out_r, start_w = fork_worker(proto_in, proto_out)
+                run_one(proto_in, proto_out, pid, channels, out_r, start_w, session=True)
+                status = 0
+            except SystemExit:
+                status = HOST_GONE  # the stream ended before a program
+            finally:
+                os._exit(status)
+        status = reap_until(sup)
+        end_processes()
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            # The host is gone, or the supervisor failed (the worker may
+            # have killed it): the session ends with the container.
+            os._exit(0 if os.WIFEXITED(status) and os.WEXITSTATUS(status) == HOST_GONE else 1)
+        cleaner = os.fork()
+        if cleaner == 0:
+            ok = False
+            try:
+                ok = empty_writable()
+            finally:
+                os._exit(0 if ok else 1)
+        status = reap_until(cleaner)
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            os._exit(1)
+
+
+def reap_until(pid):
+    """Reaps children (orphans of programs among them) until pid ends;
+    returns its wait status."""
+    while True:
+        try:
+            wpid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            raise SystemExit("runner: lost child %d" % pid)
+        if wpid == pid:
+            return status
+
+
+def end_processes():
+    """Kills every other process this one may signal (in the container: all
+    of them, as they share its uid and kill(-1) spares the caller) until
+    none is left, and reaps them. A process forked while the signal went out
+    is caught by the next round: a process with SIGKILL pending cannot
+    fork."""
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # none left to signal
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+        try:
+            os.kill(-1, 0)
+        except ProcessLookupError:
+            return
+
+
+def empty_writable():
+    """Empties the container's writable places and its System V IPC
+    objects. Runs in a child of the session's root that exits after, so
+    that the names it reads stay out of the root's memory. Returns whether
+    everything went."""
+    ok = True
+    for top in WRITABLE_DIRS:
+        if os.path.isdir(top):
+            ok = empty_dir(top) and ok
+    return remove_sysv_ipc() and ok
+
+
+def empty_dir(top):
+    """Removes everything under top without following a link, making
+    unreadable directories readable first (they are ours), iteratively, so
+    no nesting depth stops it."""
+    ok = True
+    stack = [(top, False)]
+    while stack:
+        path, visited = stack.pop()
+        if visited:
+            try:
+                os.rmdir(path)
+            except OSError:
+                ok = False
+            continue
+        if path != top:
+            try:
+                os.chmod(path, 0o700)
+            except OSError:
+                pass
+            stack.append((path, True))
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            ok = False
+            continue
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                stack.append((e.path, False))
+                continue
+            try:
+                os.unlink(e.path)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                ok = False
+    return ok
+
+
+def remove_sysv_ipc():
+    """Removes every System V shared memory segment, semaphore set and
+    message queue (the container has an IPC namespace of its own, where
+    they would outlast the program that made them)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+    except Exception:  # pragma: no cover - depends on the image
+        return False
+    IPC_RMID = 0
+    ok = True
+    for kind, rm in (("shm", libc.shmctl), ("sem", libc.semctl), ("msg", libc.msgctl)):
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) < 2:
+                continue
+            ident = int(fields[1])
+            if kind == "sem":
+                res = rm(ident, 0, IPC_RMID)
+            else:
+                res = rm(ident, IPC_RMID, None)
+            if res != 0:
+                ok = False
+    return ok
 
 
 # -------------------------------------------------------------------- worker

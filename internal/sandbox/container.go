@@ -79,7 +79,12 @@ type Container struct {
 	once     sync.Once
 	closeErr error
 	onClose  func() // set by a Pool: refill once this one is gone
+	warm     bool   // handed out by a Pool, started ahead of need
 }
+
+// Warm reports whether the container was started ahead of need by a Pool
+// (else it was started for its caller).
+func (c *Container) Warm() bool { return c.warm }
 
 // hostConfig is the isolation every sandbox gets.
 func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
@@ -119,7 +124,9 @@ func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
 
 // Start creates, attaches and starts a fresh sandbox container. The caller
 // must Close it.
-func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
+func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error) {
+	ctx, end := span(ctx, "sandbox.start")
+	defer func() { end(err) }()
 	// A name of its own, so that a container whose create request was
 	// abandoned (the run cancelled while the engine was still creating it)
 	// can be found and removed: the engine may finish creating it after
@@ -230,6 +237,18 @@ func (c *Container) Exit(ctx context.Context) (code int, oomKilled bool, err err
 		oomKilled = res.Container.State.OOMKilled
 	}
 	return code, oomKilled, nil
+}
+
+// Alive reports whether the container's streams are still open: they end
+// when it stops (its program exited, the engine restarted, or it was
+// removed).
+func (c *Container) Alive() bool {
+	select {
+	case <-c.copyDone:
+		return false
+	default:
+		return true
+	}
 }
 
 // Kill stops the container at once. The streams then reach EOF.

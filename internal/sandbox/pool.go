@@ -39,14 +39,7 @@ type warm struct {
 
 // alive reports whether the container still runs: its streams end when it
 // stops (the engine restarted, or someone removed it).
-func (w *warm) alive() bool {
-	select {
-	case <-w.c.copyDone:
-		return false
-	default:
-		return true
-	}
-}
+func (w *warm) alive() bool { return w.c.Alive() }
 
 // NewPool returns a pool of size containers of spec, and starts filling it.
 // Size 0 disables warming: Start then starts a fresh container each time.
@@ -138,7 +131,7 @@ func (p *Pool) take(current string) (*warm, error) {
 		p.ready = p.ready[1:]
 		if w.alive() && (current == "" || w.imageID == current) {
 			p.pending++
-			w.c.onClose = p.refillAfterUse
+			w.c.onClose, w.c.warm = p.refillAfterUse, true
 			return w, nil
 		}
 		p.discardLocked(w) // the engine restarted, or the image was rebuilt
@@ -153,6 +146,13 @@ func (p *Pool) refillAfterUse() {
 	defer p.mu.Unlock()
 	p.pending--
 	p.refillLocked()
+}
+
+// Ready is how many warm containers wait for a program.
+func (p *Pool) Ready() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ready)
 }
 
 // Close removes the warm containers and waits for refills to end.

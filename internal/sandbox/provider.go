@@ -134,6 +134,24 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 	return nil, errors.New("sandbox provider: every engine failed to start a container")
 }
 
+// Ready is how many warm containers wait for a program, on all engines
+// together (0 before the provider connects).
+func (p *Provider) Ready() int {
+	p.mu.Lock()
+	var pools []*Pool
+	for _, m := range p.members {
+		if m.pool != nil {
+			pools = append(pools, m.pool)
+		}
+	}
+	p.mu.Unlock()
+	n := 0
+	for _, pool := range pools {
+		n += pool.Ready()
+	}
+	return n
+}
+
 // EngineStatus is how one engine of a provider stands.
 type EngineStatus struct {
 	Host   string // as configured ("" = DOCKER_HOST or the default socket)

@@ -117,7 +117,18 @@ type Server struct {
 	failedAt time.Time     // when the last of them failed
 	lastErr  error         // why
 	recalled bool          // the catalog's record of failed starts was read
+
+	onStart StartHook // nil: starts are told to no one
 }
+
+// StartHook is told of each start of a server as it begins; it returns the
+// context the start runs in (a span's) and the func to call with its
+// result when it ends.
+type StartHook func(ctx context.Context) (context.Context, func(err error))
+
+// OnStart sets the hook told of every start of the server (for traces and
+// metrics); call it before the server is used.
+func (u *Server) OnStart(h StartHook) { u.onStart = h }
 
 // A server that fails is restarted on its next call, at most MaxRestarts
 // times within RestartWindow; then calls are refused until a run starts
@@ -305,7 +316,12 @@ func (u *Server) ensure(ctx context.Context) error {
 		u.starting = done
 		u.mu.Unlock()
 
-		sess, tools, err := u.start(ctx)
+		sctx, ended := ctx, func(error) {}
+		if u.onStart != nil {
+			sctx, ended = u.onStart(ctx)
+		}
+		sess, tools, err := u.start(sctx)
+		ended(err)
 
 		u.mu.Lock()
 		u.starting = nil

@@ -1,0 +1,209 @@
+package aggregator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
+)
+
+// CLISession is the session of the one run of the run command. It never
+// keeps a sandbox: with isolation "session" its run is as with "run".
+const CLISession = "cli"
+
+// With isolation "session", the runs of one client session (Request.Session,
+// the key the audit log names it by, within the client's namespace: a
+// client that sends another's session id does not reach its box) take turns on one sandbox container:
+// taken when the session's first run starts, kept between its runs, and
+// removed when the session ends (EndSession), when it has had no run for
+// limits.session_idle, or when a run in it had to be stopped (its deadline,
+// its output limit, a cancel, the runner breaking the protocol or the
+// container ending): the next run then gets a fresh one. The runner gives
+// each run a fresh worker process and empties the container between runs
+// (runner/protocol.go); the container's memory and process limits hold for
+// the session as a whole.
+
+// sessionBox is the sandbox of one client session.
+type sessionBox struct {
+	key string
+	// turn is held by the run that uses the container, and by the removal
+	// of the session; what follows is guarded by it.
+	turn  chan struct{}
+	c     *sandbox.Container // nil until the first run, and after a stopped one
+	diag  *tail.Buffer       // c's stderr: the runner's own failures
+	idle  *time.Timer        // ends the session once it has idled out (nil while a run holds it)
+	ended bool               // removed: a run that finds it so takes the session's new box
+}
+
+// sessionTable is the sandboxes of the live sessions, by key.
+type sessionTable struct {
+	mu     sync.Mutex
+	m      map[string]*sessionBox
+	closed bool // Close ended them all
+}
+
+// usesSession reports whether req's run takes its session's sandbox.
+func (a *Aggregator) usesSession(req Request) bool {
+	return a.cfg.Isolation == config.IsolationSession && req.Session != "" && req.Session != CLISession
+}
+
+// sessionKey is the key of the box of session in namespace (Request's
+// fields, as the front end set them).
+func sessionKey(namespace, session string) string { return namespace + "\x00" + session }
+
+// sessionBox returns the box of session key, making it on first use; nil
+// once Close has ended the sessions.
+func (a *Aggregator) sessionBox(key string) *sessionBox {
+	t := &a.sessions
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil
+	}
+	if t.m == nil {
+		t.m = map[string]*sessionBox{}
+	}
+	sb := t.m[key]
+	if sb == nil {
+		sb = &sessionBox{key: key, turn: make(chan struct{}, 1)}
+		t.m[key] = sb
+	}
+	return sb
+}
+
+// takeSession waits, at most until ctx ends or expired fires, for the turn
+// of session key's box; the caller must call releaseSession.
+func (a *Aggregator) takeSession(ctx context.Context, key string, expired <-chan time.Time) (*sessionBox, error) {
+	for {
+		sb := a.sessionBox(key)
+		if sb == nil {
+			return nil, errors.New("the server is shutting down")
+		}
+		select {
+		case sb.turn <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-expired:
+			return nil, context.DeadlineExceeded
+		}
+		if !sb.ended {
+			if sb.idle != nil {
+				sb.idle.Stop()
+				sb.idle = nil
+			}
+			return sb, nil
+		}
+		<-sb.turn // ended while we waited: the session's next box
+	}
+}
+
+// container returns the session's container, starting one (and telling its
+// runner to serve a session) when it has none or the one it had ended.
+func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*sandbox.Container, error) {
+	if sb.c != nil && sb.c.Alive() {
+		return sb.c, nil
+	}
+	a.discardSessionContainer(sb)
+	c, err := a.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.WriteString(c.Input, runner.SessionLine); err != nil {
+		a.wg.Go(func() { _ = c.Close() })
+		return nil, fmt.Errorf("start a session in sandbox %.12s: %w", c.ID, err)
+	}
+	diag := &tail.Buffer{Max: 2 << 10}
+	go func() { _, _ = io.Copy(diag, c.Output) }()
+	sb.c, sb.diag = c, diag
+	return c, nil
+}
+
+// discardSessionContainer removes the session's container, if any, in the
+// background.
+func (a *Aggregator) discardSessionContainer(sb *sessionBox) {
+	c := sb.c
+	sb.c, sb.diag = nil, nil
+	if c == nil {
+		return
+	}
+	a.wg.Go(func() {
+		if err := c.Close(); err != nil {
+			a.log.Warn("sandbox cleanup", "err", err)
+		}
+	})
+}
+
+// releaseSession gives the turn back after a run; stopped says the run had
+// to be stopped, which costs the session its container.
+func (a *Aggregator) releaseSession(sb *sessionBox, stopped bool) {
+	if stopped || sb.c == nil || !sb.c.Alive() {
+		a.discardSessionContainer(sb)
+	}
+	if sb.c != nil {
+		sb.idle = time.AfterFunc(a.cfg.Limits.SessionIdle, func() { a.endSession(sb) })
+	}
+	<-sb.turn
+}
+
+// EndSession removes the sandbox of the client session (of namespace, as
+// in Request), once its run in progress (if any) is over. The HTTP front
+// end calls it when a client deletes its session; Close ends every
+// session.
+func (a *Aggregator) EndSession(namespace, session string) {
+	a.sessions.mu.Lock()
+	sb := a.sessions.m[sessionKey(namespace, session)]
+	a.sessions.mu.Unlock()
+	if sb != nil {
+		a.endSession(sb)
+	}
+}
+
+// endSession takes sb out of the table, then removes its container in the
+// background once no run holds it. After Close it does nothing (Close
+// ended every session).
+func (a *Aggregator) endSession(sb *sessionBox) {
+	a.sessions.mu.Lock()
+	defer a.sessions.mu.Unlock()
+	if a.sessions.closed {
+		return
+	}
+	a.endSessionLocked(sb)
+}
+
+// endSessionLocked is endSession with the table locked. The removal starts
+// under the lock, so that Close, which takes it too, waits for it.
+func (a *Aggregator) endSessionLocked(sb *sessionBox) {
+	if a.sessions.m[sb.key] == sb {
+		delete(a.sessions.m, sb.key)
+	}
+	a.wg.Go(func() {
+		sb.turn <- struct{}{}
+		defer func() { <-sb.turn }()
+		if sb.ended {
+			return
+		}
+		sb.ended = true
+		if sb.idle != nil {
+			sb.idle.Stop()
+			sb.idle = nil
+		}
+		a.discardSessionContainer(sb)
+	})
+}
+
+// endAllSessions ends every session, for good (Close).
+func (a *Aggregator) endAllSessions() {
+	a.sessions.mu.Lock()
+	defer a.sessions.mu.Unlock()
+	a.sessions.closed = true
+	for _, sb := range a.sessions.m {
+		a.endSessionLocked(sb)
+	}
+}

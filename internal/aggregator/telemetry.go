@@ -1,0 +1,204 @@
+package aggregator
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/telemetry"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
+)
+
+// The telemetry hooks: a span and metrics for each run, the sandbox it
+// acquires, each tool call through the bridge and each start of a wrapped
+// server. Attributes name servers, tools, outcomes and sizes, never an
+// argument's value; texts are redacted as the audit log's are.
+
+// observing is where spans and metrics go (see SetTelemetry).
+type observing struct {
+	tracing *telemetry.Tracing // nil: off
+	tracer  trace.Tracer       // nil: a no-op one
+	metrics *telemetry.Metrics // nil: none
+}
+
+// Span and attribute names.
+const (
+	spanRun          = "run_python"
+	spanAcquire      = "sandbox.acquire"
+	spanCall         = "tool_call"
+	spanServerStart  = "server.start"
+	attrRun          = "mcp_code_mode.run.id"
+	attrSession      = "mcp_code_mode.session"
+	attrServers      = "mcp_code_mode.servers"
+	attrOutcome      = "mcp_code_mode.outcome"
+	attrExitCode     = "mcp_code_mode.exit_code"
+	attrCalls        = "mcp_code_mode.calls"
+	attrCodeBytes    = "mcp_code_mode.code_bytes"
+	attrContainer    = "mcp_code_mode.container"
+	attrServer       = "mcp_code_mode.server"
+	attrTool         = "mcp_code_mode.tool"
+	attrTransport    = "mcp_code_mode.transport"
+	attrArgBytes     = "mcp_code_mode.arg_bytes"
+	attrResultBytes  = "mcp_code_mode.result_bytes"
+	maxStatusRunes   = 300
+	maxAttrNameRunes = 200
+)
+
+// SetTelemetry sends spans to tracing and records metrics in metrics from
+// now on; either may be nil (off). The aggregator flushes tracing in Close.
+// Call it before the aggregator is used.
+func (a *Aggregator) SetTelemetry(tracing *telemetry.Tracing, metrics *telemetry.Metrics) {
+	a.obs = observing{tracing: tracing, metrics: metrics}
+	if tracing.Enabled() {
+		a.obs.tracer = tracing.Tracer()
+	}
+	for _, e := range a.entries {
+		e.up.OnStart(a.startHook(e))
+	}
+}
+
+func (a *Aggregator) tracer() trace.Tracer {
+	if a.obs.tracer == nil {
+		return noop.Tracer{}
+	}
+	return a.obs.tracer
+}
+
+// closeTelemetry sends the spans not yet sent, waiting a bounded time.
+func (a *Aggregator) closeTelemetry() {
+	if err := a.obs.tracing.Shutdown(context.Background()); err != nil {
+		a.log.Warn("traces", "err", err)
+	}
+}
+
+// status sets the span's status to an error with a redacted, bounded text.
+func (a *Aggregator) status(span trace.Span, text string) {
+	span.SetStatus(codes.Error, truncateRunes(a.redact.String(strings.TrimSpace(text)), maxStatusRunes))
+}
+
+// startHook is told of each start of e's server: a span, a child of the
+// run's when a run starts it, and the metrics of starts.
+func (a *Aggregator) startHook(e *entry) upstream.StartHook {
+	transport := e.srv.Transport
+	if transport == "" {
+		transport = config.TransportStdio
+	}
+	return func(ctx context.Context) (context.Context, func(error)) {
+		ctx, span := a.tracer().Start(ctx, spanServerStart, trace.WithAttributes(
+			attribute.String(attrServer, e.srv.Name), attribute.String(attrTransport, transport)))
+		return ctx, func(err error) {
+			a.obs.metrics.ServerStart(e.srv.Name, err != nil)
+			if span.IsRecording() {
+				outcome := audit.OK
+				if err != nil {
+					outcome = audit.Error
+					a.status(span, firstLine(err.Error()))
+				}
+				span.SetAttributes(attribute.String(attrOutcome, outcome))
+			}
+			span.End()
+		}
+	}
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// startRun starts the span of a run.
+func (a *Aggregator) startRun(ctx context.Context, id string, req Request) (context.Context, trace.Span) {
+	ctx, span := a.tracer().Start(ctx, spanRun)
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String(attrRun, id), attribute.String(attrSession, a.redact.String(req.Session)),
+			attribute.Int(attrCodeBytes, len(req.Code)))
+	}
+	return ctx, span
+}
+
+// endRun ends the span of the run as it ended with res, and records it in
+// the metrics; ran says whether the program was started.
+func (a *Aggregator) endRun(span trace.Span, res Result, ran bool, took time.Duration) {
+	outcome, reason := runOutcome(res, ran)
+	a.obs.metrics.Run(outcome, took)
+	if span.IsRecording() {
+		span.SetAttributes(attribute.StringSlice(attrServers, res.Servers), attribute.String(attrOutcome, outcome),
+			attribute.Int(attrExitCode, res.ExitCode), attribute.Int(attrCalls, res.Calls))
+		if outcome != audit.OK {
+			a.status(span, reason)
+		}
+	}
+	span.End()
+}
+
+// acquire gets the run's sandbox container from the engine, in a span that
+// says whether it was warm (started ahead of need) or fresh (started for
+// the run, in a child span of the engine's).
+func (a *Aggregator) acquire(ctx context.Context) (*sandbox.Container, error) {
+	began := time.Now()
+	ctx, span := a.tracer().Start(ctx, spanAcquire)
+	defer span.End()
+	box, err := a.engine.Start(ctx, a.cfg.Spec())
+	if err != nil {
+		if span.IsRecording() {
+			span.SetAttributes(attribute.String(attrOutcome, audit.Error))
+			a.status(span, err.Error())
+		}
+		return nil, err
+	}
+	a.obs.metrics.Acquire(box.Warm(), time.Since(began))
+	if span.IsRecording() {
+		kind := "fresh"
+		if box.Warm() {
+			kind = "warm"
+		}
+		span.SetAttributes(attribute.String(attrContainer, kind), attribute.String(attrOutcome, audit.OK))
+	}
+	return box, nil
+}
+
+// observeCall ends the span of the call m and records it in the metrics.
+// The metrics' labels are bounded: a server or tool the program made up
+// (not loaded, or not one of the server's tools) is telemetry.Other. The
+// span names what the program named, as the audit log does.
+func (s *runState) observeCall(span trace.Span, m runner.Message, took time.Duration, value []byte, err error) {
+	outcome, reason := audit.OK, ""
+	if err != nil {
+		outcome, reason = callOutcome(err)
+	}
+	server, tool := telemetry.Other, telemetry.Other
+	if mod, ok := s.mods[m.Server]; ok {
+		server = mod.srv.Name
+		_, allowed := mod.tools[m.Tool]
+		_, denied := mod.denied[m.Tool]
+		if allowed || denied {
+			tool = m.Tool
+		}
+	}
+	s.a.obs.metrics.Call(server, tool, outcome, took)
+	if span.IsRecording() {
+		red := s.a.redact
+		named := m.Server
+		if mod, ok := s.mods[m.Server]; ok {
+			named = mod.srv.Name
+		}
+		span.SetAttributes(attribute.String(attrRun, s.id),
+			attribute.String(attrServer, truncateRunes(red.String(named), maxAttrNameRunes)),
+			attribute.String(attrTool, truncateRunes(red.String(m.Tool), maxAttrNameRunes)),
+			attribute.String(attrOutcome, outcome), attribute.Int(attrArgBytes, len(m.Args)), attribute.Int(attrResultBytes, len(value)))
+		if err != nil {
+			s.a.status(span, reason)
+		}
+	}
+	span.End()
+}
