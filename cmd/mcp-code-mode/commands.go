@@ -670,7 +670,11 @@ func doctorEngine(ctx context.Context, cfg config.Config, host string, name bool
 		return
 	}
 	defer e.Close()
-	report(true, what("container engine"), e.Host()+" reachable", "")
+	if name {
+		report(true, what("container engine"), "reachable", "")
+	} else {
+		report(true, what("container engine"), e.Host()+" reachable", "")
+	}
 	digest, err := e.ImageRunnerDigest(ctx, cfg.Image)
 	switch {
 	case err != nil && cfg.Image == sandbox.DefaultImage():
