@@ -282,11 +282,11 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, use purpose) (*a
 			return nil, nil, nil, err
 		}
 	}
-	n := 0
+	var warm sandbox.Warming // one run: no pool
 	if use == serving {
-		n = cfg.Limits.Warm
+		warm = cfg.Limits.Warming()
 	}
-	eng := sandbox.NewProvider(cfg.Spec(), n, log)
+	eng := sandbox.NewProvider(cfg.Spec(), warm, log)
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
 		_ = auditLog.Close()
