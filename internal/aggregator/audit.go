@@ -149,6 +149,8 @@ func (a *Aggregator) auditRun(id string, req Request, res Result, ran bool) {
 	outcome, reason := audit.OK, ""
 	switch {
 	case res.Error == nil:
+	case res.RetryAfter > 0:
+		outcome, reason = audit.Busy, *res.Error
 	case res.Stopped:
 		outcome, reason = audit.Stopped, *res.Error
 	case ran:
