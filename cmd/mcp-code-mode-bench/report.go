@@ -61,8 +61,12 @@ type report struct {
 	gatherRaised       *gatherResult
 	raisedWorkers      int
 
-	rows    [][4]string // measure, result, target, status
-	details []string
+	throughput   []throughputRow
+	profile      []string // the top of serve's CPU profile
+	profileErr   error
+	profileLabel string
+	rows         [][4]string // measure, result, target, status
+	details      []string
 }
 
 func (r *report) note(s string) { r.notes = append(r.notes, s) }
@@ -352,5 +356,6 @@ func (r *report) markdown() string {
 	for _, d := range r.details {
 		b.WriteString(d + "\n")
 	}
+	r.throughputSection(&b)
 	return b.String()
 }

@@ -120,3 +120,14 @@ warm = 1
 		t.Errorf("run outcomes in the audit log %v, want %d busy and %d ok", outcomes, extra, slots+queue)
 	}
 }
+
+// The debug endpoints need no token, so they listen on loopback only.
+func TestDebugAddrIsLoopbackOnly(t *testing.T) {
+	f := clitest.NewFixture(t, "")
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", ":0"} {
+		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--debug-addr", addr)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "--debug-addr "+addr+": only a loopback address is allowed") {
+			t.Errorf("--debug-addr %s: exit %d, stderr %q; want 1 and why", addr, r.Code, r.Stderr)
+		}
+	}
+}

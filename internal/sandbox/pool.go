@@ -60,15 +60,15 @@ const DefaultIdle = time.Minute
 
 // PoolStats is a pool's state at one moment (for metrics and tests).
 type PoolStats struct {
-	Ready    int // started containers waiting for a program
-	Starting int // containers being started for the pool
-	InUse    int // containers handed out (or started for a Start that found none ready) and not yet closed
+	Ready    int `json:"ready"`    // started containers waiting for a program
+	Starting int `json:"starting"` // containers being started for the pool
+	InUse    int `json:"in_use"`   // containers handed out (or started for a Start that found none ready) and not yet closed
 	// Target is how many containers the pool keeps, ready, starting and
 	// in use together: Warming.Min when idle, up to Warming.Max.
-	Target int
+	Target int `json:"target"`
 	// Waits counts the Starts that found no warm container and started
 	// their own (each such run waited for a container start).
-	Waits uint64
+	Waits uint64 `json:"waits"`
 }
 
 // warm is a started container waiting for a program.
