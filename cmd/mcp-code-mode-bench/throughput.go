@@ -204,7 +204,7 @@ func (b *bench) window(ctx context.Context, label string, n, servePID int, one f
 	}
 	wg.Wait()
 	row.Elapsed = time.Since(start)
-	row.EngineCPU, row.MachineCPU = engineCPU()-eng0, machineCPU()-mach0
+	row.EngineCPU, row.MachineCPU = engineDelta(eng0, engineCPU()), machineCPU()-mach0
 	if servePID > 0 {
 		row.ServeCPU = cpuTime(servePID) - serve0
 	}
@@ -212,11 +212,11 @@ func (b *bench) window(ctx context.Context, label string, n, servePID int, one f
 	return row
 }
 
-// engineCPU is the CPU time dockerd and containerd have used so far (the
-// per-container shims and runc are not in it: they come and go; the
-// machine's total has them).
-func engineCPU() time.Duration {
-	var total time.Duration
+// engineCPU is the CPU time each dockerd and containerd process has used
+// so far, by process (the per-container shims and runc are not in it: they
+// come and go; the machine's total has them).
+func engineCPU() map[proc]time.Duration {
+	out := map[proc]time.Duration{}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
@@ -229,10 +229,25 @@ func engineCPU() time.Duration {
 		}
 		switch strings.TrimSpace(string(comm)) {
 		case "dockerd", "containerd":
-			total += cpuTime(pid)
+			if _, start, ok := statFields(pid); ok {
+				out[proc{pid, start}] = cpuTime(pid)
+			}
 		}
 	}
-	return total
+	return out
+}
+
+// engineDelta is the CPU time the engine daemons running at both moments
+// used between them (an engine another test started or stopped meanwhile
+// is left out).
+func engineDelta(before, after map[proc]time.Duration) time.Duration {
+	var d time.Duration
+	for p, t := range after {
+		if t0, ok := before[p]; ok {
+			d += t - t0
+		}
+	}
+	return d
 }
 
 // machineCPU is the CPU time all CPUs have spent busy so far (/proc/stat:
