@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
@@ -523,6 +524,12 @@ func listTools(ctx context.Context, c *common, s streams, names []string, asJSON
 		for _, d := range docs {
 			fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
 		}
+		switch {
+		case len(names) == 0:
+			fmt.Fprintln(stdout, `No server is enabled: "mcp-code-mode servers" says where it looked and why each server found is off.`)
+		case len(docs) == 0 && failed == 0:
+			fmt.Fprintf(stdout, "No tool is allowed on %s: the server lists none, or its allow and deny lists leave none (\"mcp-code-mode servers\" shows them).\n", strings.Join(names, ", "))
+		}
 	}
 	if failed > 0 {
 		return exitError{1}
@@ -730,6 +737,14 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 		report(true, "state database", st.Path(), "")
 		st.Close()
 	}
+	if dir, err := cfg.Audit.AuditDir(); err != nil {
+		report(false, "audit log", err.Error(), "set dir in the [audit] table of the config file to an absolute path")
+	} else if l, err := audit.Open(audit.Options{Dir: dir, MaxBytes: cfg.Audit.MaxBytes, Keep: cfg.Audit.Keep}); err != nil {
+		report(false, "audit log", err.Error(), "set dir in the [audit] table of the config file to a directory you can write")
+	} else {
+		report(true, "audit log", dir, "")
+		_ = l.Close()
+	}
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	e, err := sandbox.New(cctx)
@@ -781,6 +796,15 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 	}
 	defer eng.Close()
 	defer agg.Close()
+	ectx, cancel := context.WithTimeout(ctx, cfg.Search.Embeddings.Timeout+time.Second)
+	switch on, dims, err := agg.CheckEmbeddings(ectx); {
+	case !on:
+	case err != nil:
+		report(false, "embedding server", err.Error(), "check url, model and api_key_env in [search.embeddings]; search works without it, on words alone")
+	default:
+		report(true, "embedding server", fmt.Sprintf("%s answered a %d-dimension vector", cfg.Search.Embeddings.URL, dims), "")
+	}
+	cancel()
 	list := agg.Servers()
 	if len(list) == 0 {
 		report(true, "servers", "none configured; add [servers.NAME] to the config file", "")

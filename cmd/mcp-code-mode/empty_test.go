@@ -117,3 +117,25 @@ func TestSearchWithoutAHitSaysWhatItSearched(t *testing.T) {
 		}
 	}
 }
+
+// tools with nothing enabled, or a server whose lists leave no tool, says
+// so instead of printing nothing; its JSON stays an empty list.
+func TestToolsWithNothingToListSaysWhy(t *testing.T) {
+	f := clitest.NewFixture(t, "")
+	nothing := filepath.Join(f.Dir, "nothing.toml")
+	f.Write(t, nothing, "[limits]\nmax_calls = 3\n")
+	r := f.Run(t, "", nil, "tools", "--config", nothing, "--no-discovery")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `No server is enabled: "mcp-code-mode servers" says where it looked`) {
+		t.Errorf("tools with no server: exit %d, stdout %q", r.Code, r.Stdout)
+	}
+	r = f.Run(t, "", nil, "tools", "--json", "--config", nothing, "--no-discovery")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "[]" {
+		t.Errorf("tools --json with no server: exit %d, stdout %q, want []", r.Code, r.Stdout)
+	}
+	denied := filepath.Join(f.Dir, "denied.toml")
+	f.Write(t, denied, "[servers.test]\ncommand = "+strconv.Quote(clitest.TestServer())+"\ndeny = [\"*\"]\n")
+	r = f.Run(t, "", nil, "tools", "--config", denied, "--no-discovery")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "No tool is allowed on test:") {
+		t.Errorf("tools with every tool denied: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+}

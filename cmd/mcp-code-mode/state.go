@@ -168,18 +168,7 @@ func memorySub(ctx context.Context, sc *stateCommand, sub string, rest []string,
 			ns, memories(u.Memories), plural(u.Tools, "saved tool"), u.Bytes, sc.maxNamespaceBytes, st.Path())
 		return nil
 	case "get":
-		st, ns, err := sc.open(ctx, false)
-		if err != nil {
-			return err
-		}
-		if st == nil {
-			return fmt.Errorf("no memory %q in namespace %s", rest[0], ns)
-		}
-		defer st.Close()
-		m, err := st.LoadMemory(ctx, ns, rest[0])
-		if errors.Is(err, state.ErrNotFound) {
-			return fmt.Errorf("no memory %q in namespace %s", rest[0], ns)
-		}
+		m, err := lookUp(ctx, sc, "memory", rest[0], (*state.Store).LoadMemory)
 		if err != nil {
 			return err
 		}
@@ -221,18 +210,7 @@ func memorySub(ctx context.Context, sc *stateCommand, sub string, rest []string,
 		fmt.Fprintf(stdout, "Saved %q (version %d) in namespace %s.\n", rest[0], version, ns)
 		return nil
 	case "rm":
-		st, ns, err := sc.open(ctx, false)
-		if err != nil {
-			return err
-		}
-		deleted := false
-		if st != nil {
-			defer st.Close()
-			if deleted, err = st.DeleteMemory(ctx, ns, rest[0]); err != nil {
-				return err
-			}
-		}
-		return reportRemoved(stdout, *sc.asJSON, "key", rest[0], "memory", ns, deleted)
+		return remove(ctx, sc, stdout, "key", "memory", rest[0], (*state.Store).DeleteMemory)
 	}
 	return fmt.Errorf("memory: unknown command %q", sub)
 }
@@ -268,18 +246,7 @@ func savedToolsSub(ctx context.Context, sc *stateCommand, sub string, rest []str
 		}
 		return tw.Flush()
 	case "show":
-		st, ns, err := sc.open(ctx, false)
-		if err != nil {
-			return err
-		}
-		if st == nil {
-			return fmt.Errorf("no saved tool %q in namespace %s", rest[0], ns)
-		}
-		defer st.Close()
-		t, err := st.GetTool(ctx, ns, rest[0])
-		if errors.Is(err, state.ErrNotFound) {
-			return fmt.Errorf("no saved tool %q in namespace %s", rest[0], ns)
-		}
+		t, err := lookUp(ctx, sc, "saved tool", rest[0], (*state.Store).GetTool)
 		if err != nil {
 			return err
 		}
@@ -293,20 +260,45 @@ func savedToolsSub(ctx context.Context, sc *stateCommand, sub string, rest []str
 		}
 		return nil
 	case "rm":
-		st, ns, err := sc.open(ctx, false)
-		if err != nil {
-			return err
-		}
-		deleted := false
-		if st != nil {
-			defer st.Close()
-			if deleted, err = st.DeleteTool(ctx, ns, rest[0]); err != nil {
-				return err
-			}
-		}
-		return reportRemoved(stdout, *sc.asJSON, "name", rest[0], "saved tool", ns, deleted)
+		return remove(ctx, sc, stdout, "name", "saved tool", rest[0], (*state.Store).DeleteTool)
 	}
 	return fmt.Errorf("saved-tools: unknown command %q", sub)
+}
+
+// lookUp reads the what called name from the namespace with load; a
+// database not created yet holds none.
+func lookUp[T any](ctx context.Context, sc *stateCommand, what, name string, load func(*state.Store, context.Context, string, string) (T, error)) (T, error) {
+	var zero T
+	st, ns, err := sc.open(ctx, false)
+	if err != nil {
+		return zero, err
+	}
+	if st == nil {
+		return zero, fmt.Errorf("no %s %q in namespace %s", what, name, ns)
+	}
+	defer st.Close()
+	v, err := load(st, ctx, ns, name)
+	if errors.Is(err, state.ErrNotFound) {
+		return zero, fmt.Errorf("no %s %q in namespace %s", what, name, ns)
+	}
+	return v, err
+}
+
+// remove deletes the what called name from the namespace with del, and
+// reports it (field names it in the JSON answer).
+func remove(ctx context.Context, sc *stateCommand, w io.Writer, field, what, name string, del func(*state.Store, context.Context, string, string) (bool, error)) error {
+	st, ns, err := sc.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	deleted := false
+	if st != nil {
+		defer st.Close()
+		if deleted, err = del(st, ctx, ns, name); err != nil {
+			return err
+		}
+	}
+	return reportRemoved(w, *sc.asJSON, field, name, what, ns, deleted)
 }
 
 // reportRemoved says whether rm deleted what it names; one that did not

@@ -358,6 +358,9 @@ func asWritten(s config.Server) string {
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		fmt.Fprintf(&b, " (env %s=%q)", k, s.Env[k])
 	}
+	if s.EnvFile != "" {
+		fmt.Fprintf(&b, " (envFile %q)", s.EnvFile)
+	}
 	return b.String()
 }
 

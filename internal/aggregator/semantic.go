@@ -2,6 +2,8 @@ package aggregator
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -179,4 +181,22 @@ func (s *semantic) answered() {
 		s.log.Info("search: the embedding server answers again", "after_failures", s.failures)
 	}
 	s.failing, s.failures = false, 0
+}
+
+// CheckEmbeddings asks the embedding server that [search.embeddings]
+// configures for the vector of one short text, for doctor: on is false when
+// the embedding ranker is off, dims is the vector's length. Errors are
+// redacted.
+func (a *Aggregator) CheckEmbeddings(ctx context.Context) (on bool, dims int, err error) {
+	if a.semantic == nil {
+		return false, 0, nil
+	}
+	vecs, err := a.semantic.client.Embed(ctx, []string{"check that embeddings answer"})
+	if err != nil {
+		return true, 0, errors.New(a.redact.String(err.Error()))
+	}
+	if len(vecs) != 1 || len(vecs[0]) == 0 {
+		return true, 0, fmt.Errorf("the server answered %d vectors for 1 text", len(vecs))
+	}
+	return true, len(vecs[0]), nil
 }

@@ -69,8 +69,12 @@ type Server struct {
 	// its fields are as written.
 	Untrusted bool
 	// EntryHash identifies a project server's entry as written (before
-	// expansion); an approval records it, so an edited entry needs a new one.
+	// expansion) and the contents of the envFile it names; an approval
+	// records it, so an entry or env file edited afterwards needs a new one.
 	EntryHash string
+	// EnvFile is a project server's envFile as written ("" if none), shown
+	// with the rest of the entry when it asks for approval.
+	EnvFile string
 }
 
 // CommandLine is Server.PolicyFrom for a server whose policy the command

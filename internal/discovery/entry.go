@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
 // dialect is how one client writes the entries of an "mcpServers"-style map
@@ -307,8 +307,13 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	} else {
 		s.Command, s.Args, s.Env, s.Cwd = "", nil, nil, ""
 	}
+	var env projectEnvFile
 	if f.project {
-		s.Project, s.EntryHash = r.cwd, entryHash(raw)
+		if raw.envFile != "" {
+			env = r.readProjectEnvFile(d, raw.envFile)
+			s.EnvFile = raw.envFile
+		}
+		s.Project, s.EntryHash = r.cwd, entryHash(raw, env)
 		s.Untrusted = !(f.client == "claude-code" && r.claudeApproved(raw.name)) &&
 			(r.approved == nil || !r.approved(r.cwd, s.Source, s.EntryHash))
 	}
@@ -323,8 +328,15 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 		x := r.expander(d)
 		if tr == config.TransportStdio {
 			s.Command, s.Args, s.Env, s.Cwd = x.expand(s.Command), x.list(s.Args), x.dict(s.Env), x.expand(s.Cwd)
-			if raw.envFile != "" {
-				s.Env = r.envFile(f, raw, x.expand(raw.envFile), s.Env)
+			switch {
+			case raw.envFile == "":
+			case f.project:
+				// The bytes read and hashed before approval, not a second read.
+				s.Env = r.mergeEnvFile(f, raw, env.path, env.data, env.err, s.Env)
+			default:
+				path := r.resolveEnvFile(x.expand(raw.envFile))
+				data, err := safefile.Read(path, maxEnvFile)
+				s.Env = r.mergeEnvFile(f, raw, path, data, err, s.Env)
 			}
 		} else {
 			s.URL, s.Headers = x.expand(s.URL), x.dict(s.Headers)
@@ -382,14 +394,45 @@ func (r *reader) expander(d *dialect) *expander {
 	return x
 }
 
-// envFile merges the KEY=VALUE lines of an envFile under env (env wins).
-// Relative paths are taken from the project directory.
-func (r *reader) envFile(f *file, raw rawEntry, path string, env map[string]string) map[string]string {
+// maxEnvFile bounds an envFile.
+const maxEnvFile = 1 << 20
+
+// resolveEnvFile takes a relative envFile path from the project directory.
+func (r *reader) resolveEnvFile(path string) string {
 	if !filepath.IsAbs(path) && r.cwd != "" {
 		path = filepath.Join(r.cwd, path)
 	}
+	return path
+}
+
+// projectEnvFile is a project entry's envFile, read once before approval:
+// its contents are part of the entry's hash, and an approved entry gets the
+// variables of exactly the bytes that were hashed.
+type projectEnvFile struct {
+	path string
+	data []byte
+	err  error
+}
+
+// readProjectEnvFile reads a project entry's envFile. Its path may name the
+// editor's own variables (${workspaceFolder}, ${userHome}) but no variable
+// of the host's environment: an unapproved entry must not reach those.
+func (r *reader) readProjectEnvFile(d *dialect, written string) projectEnvFile {
+	x := r.expander(d)
+	x.lookup = func(string) (string, bool) { return "", false }
+	path := x.expand(written)
+	if len(x.unset) > 0 || x.blocked != "" {
+		return projectEnvFile{path: written, err: fmt.Errorf("a project server's envFile may name only ${workspaceFolder} and ${userHome}, not other variables")}
+	}
+	path = r.resolveEnvFile(path)
+	data, err := safefile.Read(path, maxEnvFile)
+	return projectEnvFile{path: path, data: data, err: err}
+}
+
+// mergeEnvFile merges the KEY=VALUE lines of an envFile (data, or the error
+// reading path) under env (env wins).
+func (r *reader) mergeEnvFile(f *file, raw rawEntry, path string, data []byte, err error, env map[string]string) map[string]string {
 	at := &cfgValue{line: raw.line}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		r.problem(f, at, raw.key+".envFile", "cannot read %s: %s", path, osErr(err))
 		return env
@@ -408,9 +451,17 @@ func (r *reader) envFile(f *file, raw rawEntry, path string, env map[string]stri
 }
 
 // entryHash identifies an entry as written: its name and every field and
-// value in file order, before expansion.
-func entryHash(raw rawEntry) string {
+// value in file order, before expansion, and the contents of its envFile
+// (or that it could not be read), which the repository may change as well.
+func entryHash(raw rawEntry, env projectEnvFile) string {
 	h := sha256.New()
+	if raw.envFile != "" {
+		if env.err != nil {
+			fmt.Fprintf(h, "envFile unreadable;")
+		} else {
+			fmt.Fprintf(h, "envFile %d:%s;", len(env.data), env.data)
+		}
+	}
 	fmt.Fprintf(h, "%d:%s;", len(raw.name), raw.name)
 	var walk func(v *cfgValue)
 	walk = func(v *cfgValue) {

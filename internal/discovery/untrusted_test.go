@@ -120,6 +120,21 @@ func TestApprovalIsOfTheEntryAsWritten(t *testing.T) {
 	if s := find(); s.Untrusted || s.Disabled || s.Env["KEY"] != hostSecret || s.Env["AWS_SECRET"] != awsSecret {
 		t.Errorf("approved: want it expanded as Cursor would, got %+v", s)
 	}
+	// The env file it names is part of what was approved: changed, the
+	// entry needs approving again, and none of its variables are read.
+	creds := filepath.Join(opts.home, ".aws", "credentials")
+	if err := os.WriteFile(creds, []byte("AWS_SECRET="+awsSecret+"\nNODE_OPTIONS=--require=/tmp/evil.js\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := find(); !s.Untrusted || !s.Disabled || s.Env["NODE_OPTIONS"] != "" || showsSecret(s) || s.EnvFile != "${userHome}/.aws/credentials" {
+		t.Errorf("env file changed after approval: want it unapproved again, got %+v", s)
+	}
+	if err := os.WriteFile(creds, []byte("AWS_SECRET="+awsSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := find(); s.Untrusted || s.Env["AWS_SECRET"] != awsSecret {
+		t.Errorf("env file restored: want the approval to hold again, got %+v", s)
+	}
 	p := filepath.Join(opts.cwd, ".cursor", "mcp.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -182,5 +197,39 @@ func TestInTheHomeDirectoryUserFilesWin(t *testing.T) {
 	}
 	if s := got["home-proj"]; !s.Untrusted {
 		t.Errorf("~/.mcp.json is Claude Code's project file, even at home: want it unapproved, got %+v", s)
+	}
+}
+
+// A project entry's envFile may not name the host's variables: its path
+// would be expanded, and its contents read, before the user approved it.
+// Approved, such an entry is refused its env file with a problem.
+func TestAProjectEnvFileCannotNameHostVariables(t *testing.T) {
+	home := t.TempDir()
+	cwd := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(cwd, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "secret.env"), []byte("AWS_SECRET="+awsSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	entry := `{"servers": {"probe": {"type": "stdio", "command": "probe", "envFile": "${env:SECRETS_DIR}/secret.env"}}}`
+	if err := os.WriteFile(filepath.Join(cwd, ".vscode", "mcp.json"), []byte(entry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{home: home, cwd: cwd, goos: "linux", lookupEnv: lookupIn(map[string]string{"SECRETS_DIR": home})}
+	opts.Approved = func(string, string, string) bool { return true }
+	servers, problems := Discover(opts)
+	var probe config.Server
+	for _, s := range servers {
+		if s.Name == "probe" {
+			probe = s
+		}
+	}
+	if probe.Name == "" || showsSecret(probe) || probe.Env["AWS_SECRET"] != "" {
+		t.Errorf("probe: want it without the env file's variables, got %+v", probe)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0].String(), "may name only ${workspaceFolder} and ${userHome}") ||
+		!strings.Contains(problems[0].String(), "probe.envFile") {
+		t.Errorf("problems: %v, want one saying the envFile may not name host variables", problems)
 	}
 }

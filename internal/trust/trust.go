@@ -4,8 +4,9 @@
 // start until the user has read and approved them.
 //
 // An approval names the project directory, the entry (its file and key)
-// and a hash of the entry as written, before any variable is expanded, so
-// that an entry edited after it was approved needs approving again:
+// and a hash of the entry as written, before any variable is expanded, and
+// of the env file it names, so that an entry or env file edited after it
+// was approved needs approving again:
 //
 //	store, err := trust.Load(trust.Path(stateDir))
 //	if store.Approved(dir, "/repo/.mcp.json#mcpServers.github", hash) { ... }

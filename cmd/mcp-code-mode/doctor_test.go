@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+)
+
+// doctor checks the audit log's directory and, when one is configured, the
+// embedding server, and says what is wrong with each.
+func TestDoctorChecksTheAuditLogAndTheEmbeddingServer(t *testing.T) {
+	f := clitest.NewFixture(t, "")
+	embed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/embeddings" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.6,0.8,0]}],"model":"m"}`))
+	}))
+	defer embed.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+
+	doctor := func(name, cfg string) map[string]struct {
+		OK     bool
+		Detail string
+	} {
+		t.Helper()
+		path := filepath.Join(f.Dir, name+".toml")
+		f.Write(t, path, cfg)
+		r := f.Run(t, "", nil, "doctor", "--json", "--no-discovery", "--config", path)
+		var checks []struct {
+			Check, Detail string
+			OK            bool
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+			t.Fatalf("%s: doctor --json: %v\n%s%s", name, err, r.Stdout, r.Stderr)
+		}
+		out := map[string]struct {
+			OK     bool
+			Detail string
+		}{}
+		for _, c := range checks {
+			out[c.Check] = struct {
+				OK     bool
+				Detail string
+			}{c.OK, c.Detail}
+		}
+		return out
+	}
+
+	auditDir := filepath.Join(f.Dir, "audit")
+	got := doctor("good", "[audit]\ndir = "+strconv.Quote(auditDir)+"\n[search.embeddings]\nurl = "+strconv.Quote(embed.URL+"/v1")+"\nmodel = \"m\"\n")
+	if c := got["audit log"]; !c.OK || c.Detail != auditDir {
+		t.Errorf("audit log: %+v, want ok at %s", c, auditDir)
+	}
+	if c := got["embedding server"]; !c.OK || !strings.Contains(c.Detail, "3-dimension vector") {
+		t.Errorf("embedding server: %+v, want ok with a 3-dimension vector", c)
+	}
+
+	got = doctor("bad", "[audit]\ndir = \"/proc/mcp-code-mode-audit\"\n[search.embeddings]\nurl = "+strconv.Quote(closedURL+"/v1")+"\nmodel = \"m\"\n")
+	if c := got["audit log"]; c.OK || !strings.Contains(c.Detail, "/proc/mcp-code-mode-audit") {
+		t.Errorf("audit log in /proc: %+v, want a failure naming the directory", c)
+	}
+	if c := got["embedding server"]; c.OK || c.Detail == "" {
+		t.Errorf("embedding server not listening: %+v, want a failure saying why", c)
+	}
+
+	got = doctor("off", "[audit]\ndir = "+strconv.Quote(auditDir)+"\n")
+	if _, ok := got["embedding server"]; ok {
+		t.Error("doctor checked an embedding server none configured")
+	}
+}
