@@ -15,8 +15,8 @@ import (
 // answers. On connecting it removes the orphans of dead processes.
 type Provider struct {
 	log  *slog.Logger
-	spec Spec // what the warm containers are
-	warm int  // how many to keep started (0: none)
+	spec Spec    // what the warm containers are
+	warm Warming // how many to keep started
 
 	mu     sync.Mutex
 	e      *Engine
@@ -24,9 +24,9 @@ type Provider struct {
 	closed bool
 }
 
-// NewProvider returns a provider of containers like spec, keeping warm of
-// them started ahead of need. It connects to nothing yet.
-func NewProvider(spec Spec, warm int, log *slog.Logger) *Provider {
+// NewProvider returns a provider of containers like spec, keeping some of
+// them started ahead of need as warm says. It connects to nothing yet.
+func NewProvider(spec Spec, warm Warming, log *slog.Logger) *Provider {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -77,16 +77,16 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 	return pool.Start(ctx, spec)
 }
 
-// Ready is how many warm containers wait for a program (0 before the
-// provider connects).
-func (p *Provider) Ready() int {
+// Stats reports the warm pool's state (all zero before the provider has
+// connected).
+func (p *Provider) Stats() PoolStats {
 	p.mu.Lock()
 	pool := p.pool
 	p.mu.Unlock()
 	if pool == nil {
-		return 0
+		return PoolStats{}
 	}
-	return pool.Ready()
+	return pool.Stats()
 }
 
 // Close removes the warm containers and closes the connection. Containers
