@@ -225,7 +225,6 @@ func (p *Pool) take(current string) (*warm, error) {
 		p.ready[len(p.ready)-1] = nil
 		p.ready = p.ready[:len(p.ready)-1]
 		if w.alive() && (current == "" || w.imageID == current) {
-			p.pending++
 			w.c.onClose, w.c.warm = p.refillAfterUse, true
 			return w, nil
 		}
