@@ -12,7 +12,7 @@ UNPARAM     := mvdan.cc/unparam@v0.0.0-20260823230713-2fa3d841b0c8
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 NPM_DIR     := testdata/npm
 
-.PHONY: all build engine image testdata testdata-vscode testdata-prometheus test test-podman test-gvisor test-short test-race lint fuzz generate check-generated demo bench clean
+.PHONY: all build engine image testdata testdata-vscode testdata-prometheus test test-podman test-gvisor test-short test-race lint fuzz generate check-generated demo bench soak clean
 
 all: build
 
@@ -123,6 +123,14 @@ demo: image testdata
 bench: image testdata build
 	$(GO) test -count=1 -run TestSearchQuality -v ./internal/search
 	$(GO) run ./cmd/mcp-code-mode-bench
+
+# One serve --http on loopback, 8 clients sending programs of every outcome
+# for SOAK (10m; SOAK=30s for a quick look), then checks that it left no
+# container, process, descriptor or goroutine behind and that its memory
+# stayed flat. Not part of CI.
+SOAK ?= 10m
+soak: image testdata build
+	$(GO) run ./cmd/mcp-code-mode-bench -soak $(SOAK)
 
 clean:
 	rm -rf $(BIN)

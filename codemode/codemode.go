@@ -68,7 +68,9 @@ type Options struct {
 	Deadline time.Duration // wall-clock limit of a run (default 90s)
 	MaxCalls int           // tool calls per run (default 200)
 	// Warm is how many containers to keep started ahead of need (default
-	// none; a long-lived program that runs often wants 1 or 2).
+	// none; a long-lived program that runs often wants 1 or 2). With
+	// some, the pool grows while runs find none ready, up to the config
+	// file's limits.warm_max, and shrinks back when idle.
 	Warm int
 	// Logger receives the logs (default: none).
 	Logger *slog.Logger
@@ -131,7 +133,7 @@ func New(opts Options) (*CodeMode, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	provider := sandbox.NewProvider(cfg.Engines, cfg.Spec(), max(0, opts.Warm), log)
+	provider := sandbox.NewProvider(cfg.Engines, cfg.Spec(), sandbox.Warming{Min: max(0, opts.Warm), Max: cfg.Limits.WarmMax}, log)
 	agg, err := aggregator.New(cfg, servers, provider, log)
 	if err != nil {
 		_ = provider.Close()

@@ -8,7 +8,14 @@
 //  2. the overhead the sandbox and bridge add to each tool call;
 //  3. 100 concurrent tool calls against 100 sequential ones;
 //  4. the context cost of run_python against the tool lists it replaces;
-//  5. the resident memory of serve.
+//  5. the resident memory of serve;
+//  6. throughput: clients of one `serve --http` sending `print(1)` back
+//     to back, at 1, 4 and 8 at once, against `docker run --rm`, with
+//     where the CPU went and a CPU profile of serve.
+//
+// With -soak D it instead drives one `serve --http` with 8 clients for D
+// and checks that it leaves no container, process, descriptor or
+// goroutine behind and that its memory stays flat (make soak).
 //
 // Run it from the repository root after `make build image` (`make bench`
 // does that). It removes every process and container it started, also on
@@ -47,8 +54,11 @@ type options struct {
 	sample   time.Duration
 	docker   bool
 	phases   string
-	// isolationTime is how long each isolation mode is driven.
-	isolationTime time.Duration
+	clients  string        // throughput: concurrencies
+	window   time.Duration // throughput: how long each is measured
+	soak     time.Duration // 0: the phases; else the soak, this long
+	soakN    int           // soak: clients
+	engines  string        // throughput: engines beside the default one, for a row of its own
 }
 
 func main() { os.Exit(realMain()) }
@@ -66,11 +76,15 @@ func realMain() int {
 	flag.IntVar(&o.sleepMS, "sleep-ms", 50, "milliseconds each sleep call takes")
 	flag.DurationVar(&o.sample, "sample", 20*time.Millisecond, "RSS sampling period")
 	flag.BoolVar(&o.docker, "docker-run", true, "compare with `docker run` (needs the docker CLI)")
-	flag.StringVar(&o.phases, "phases", "context,docker,serve,raised,cold,isolation", "phases to run, comma-separated")
-	flag.DurationVar(&o.isolationTime, "isolation-time", 20*time.Second, "how long the isolation phase drives each mode")
+	flag.StringVar(&o.phases, "phases", "context,docker,serve,raised,cold,throughput", "phases to run, comma-separated")
+	flag.StringVar(&o.clients, "clients", "1,4,8", "throughput: concurrent clients, comma-separated")
+	flag.DurationVar(&o.window, "window", 20*time.Second, "throughput: how long each concurrency is measured")
+	flag.DurationVar(&o.soak, "soak", 0, "instead of the phases, soak one serve --http this long and check that it leaves nothing behind (make soak)")
+	flag.IntVar(&o.soakN, "soak-clients", 8, "soak: concurrent clients")
+	flag.StringVar(&o.engines, "engines", "", "throughput: engines besides the default (unix://, tcp://, ssh://, comma-separated) for a row of serve spread over them all")
 	flag.Parse()
-	if o.n < 1 || o.calls < 1 || o.sleeps < 1 {
-		fmt.Fprintln(os.Stderr, "bench: -n, -calls and -sleeps must be positive")
+	if o.n < 1 || o.calls < 1 || o.sleeps < 1 || o.window < time.Second || o.soak < 0 || o.soakN < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -n, -calls, -sleeps and -soak-clients must be positive, -window at least 1s")
 		return 2
 	}
 
@@ -97,6 +111,9 @@ func realMain() int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		return 1
+	}
+	if o.soak > 0 {
+		return b.soak(ctx)
 	}
 	failed := b.runAll(ctx)
 	text := b.rep.markdown()
@@ -216,7 +233,7 @@ func (b *bench) runAll(ctx context.Context) bool {
 		{"serve", "serve (warm pool)", b.phaseServe},
 		{"raised", "gather with raised concurrency limits", b.phaseGatherRaised},
 		{"cold", "serve with warm=0", b.phaseCold},
-		{"isolation", "throughput at 8 HTTP clients, isolation = run and = session", b.phaseIsolation},
+		{"throughput", "throughput at 1, 4 and 8 clients", b.phaseThroughput},
 	}
 	want := map[string]bool{}
 	for _, k := range strings.Split(b.o.phases, ",") {

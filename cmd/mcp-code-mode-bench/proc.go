@@ -200,6 +200,17 @@ type runResult struct {
 // runPython calls run_python and returns its result and the span of the
 // call as the client saw it. A run that reports an error is an error.
 func (p *mcpProc) runPython(ctx context.Context, code string, servers []string) (runResult, span, error) {
+	res, sp, err := runPython(ctx, p.c, code, servers)
+	if err != nil {
+		return res, sp, fmt.Errorf("%w\n%s", err, p.stderr.String())
+	}
+	return res, sp, nil
+}
+
+// runPython calls run_python through c and returns its result and the
+// span of the call as the client saw it. A run that reports an error is an
+// error.
+func runPython(ctx context.Context, c *client.Client, code string, servers []string) (runResult, span, error) {
 	var res runResult
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "run_python"
@@ -211,10 +222,10 @@ func (p *mcpProc) runPython(ctx context.Context, code string, servers []string) 
 	cctx, cancel := context.WithTimeout(ctx, 120*time.Second)
 	defer cancel()
 	start := time.Now()
-	out, err := p.c.CallTool(cctx, req)
+	out, err := c.CallTool(cctx, req)
 	sp := span{start.UnixNano(), time.Now().UnixNano()}
 	if err != nil {
-		return res, sp, fmt.Errorf("run_python: %w\n%s", err, p.stderr.String())
+		return res, sp, fmt.Errorf("run_python: %w", err)
 	}
 	raw := out.RawStructuredContent
 	if len(raw) == 0 {
@@ -224,7 +235,7 @@ func (p *mcpProc) runPython(ctx context.Context, code string, servers []string) 
 		return res, sp, fmt.Errorf("run_python result: %w", err)
 	}
 	if res.Error != nil {
-		return res, sp, fmt.Errorf("run_python: the run failed: %s (stdout %.300q)\n%s", *res.Error, res.Stdout, p.stderr.String())
+		return res, sp, fmt.Errorf("run_python: the run failed: %s (stdout %.300q)", *res.Error, res.Stdout)
 	}
 	return res, sp, nil
 }

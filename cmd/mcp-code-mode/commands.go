@@ -57,7 +57,7 @@ wrapped server.`,
 		}),
 	}
 	c := newCommon(cmd)
-	var httpAddr, name, tokenEnv, tokensFile string
+	var httpAddr, name, tokenEnv, tokensFile, debugAddr string
 	var noAuth bool
 	var allowHosts, allowOrigins listFlag
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP at `ADDR` (path /mcp) instead of stdio")
@@ -67,8 +67,9 @@ wrapped server.`,
 	cmd.Flags().BoolVar(&noAuth, "no-auth", false, "with --http on a loopback address: require no bearer token")
 	cmd.Flags().Var(&allowHosts, "allow-host", "with --http: a Host (and Origin) name to accept besides loopback ones (repeatable)")
 	cmd.Flags().Var(&allowOrigins, "allow-origin", "with --http: a browser origin (http://host:port) whose pages may call the server: CORS (repeatable)")
+	cmd.Flags().StringVar(&debugAddr, "debug-addr", "", "serve Go's profiler (/debug/pprof/) and the warm pool's state (/debug/pool) at `ADDR`, a loopback address, without authentication")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return serve(cmd.Context(), c, s, args, serveFlags{httpAddr, name, tokenEnv, tokensFile, noAuth, allowHosts, allowOrigins})
+		return serve(cmd.Context(), c, s, args, serveFlags{httpAddr, name, tokenEnv, tokensFile, debugAddr, noAuth, allowHosts, allowOrigins})
 	}
 	return cmd
 }
@@ -76,6 +77,7 @@ wrapped server.`,
 // serveFlags are serve's own flags.
 type serveFlags struct {
 	httpAddr, name, tokenEnv, tokensFile string
+	debugAddr                            string // --debug-addr: profiler and pool state
 	noAuth                               bool
 	allowHosts, allowOrigins             listFlag
 }
@@ -100,6 +102,13 @@ func serve(ctx context.Context, c *common, s streams, rest []string, f serveFlag
 	}
 	defer eng.Close()
 	defer agg.Close()
+	if f.debugAddr != "" {
+		stop, err := serveDebug(f.debugAddr, eng, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	// Warm the sandbox pool now, so the first run does not wait for it.
 	go func() {
 		if err := eng.Connect(ctx); err != nil {

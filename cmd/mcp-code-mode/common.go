@@ -285,11 +285,11 @@ func setup(c *common, stderr io.Writer, wrapped *config.Server, use purpose) (*a
 			return nil, nil, nil, err
 		}
 	}
-	n := 0
+	var warm sandbox.Warming // one run: no pool
 	if use == serving {
-		n = cfg.Limits.Warm
+		warm = cfg.Limits.Warming()
 	}
-	eng := sandbox.NewProvider(cfg.Engines, cfg.Spec(), n, log)
+	eng := sandbox.NewProvider(cfg.Engines, cfg.Spec(), warm, log)
 	agg, err := aggregator.New(cfg, list, eng, log)
 	if err != nil {
 		_ = auditLog.Close()
@@ -320,7 +320,10 @@ func observe(agg *aggregator.Aggregator, eng *sandbox.Provider, log *slog.Logger
 	}
 	var metrics *telemetry.Metrics
 	if use == serving {
-		metrics = telemetry.NewMetrics(eng.Ready)
+		metrics = telemetry.NewMetrics(func() telemetry.PoolState {
+			st := eng.Stats()
+			return telemetry.PoolState{Ready: st.Ready, InUse: st.InUse, Target: st.Target}
+		})
 	}
 	agg.SetTelemetry(tracing, metrics)
 	return nil

@@ -50,6 +50,7 @@ type Aggregator struct {
 	semantic   *semantic     // the embedding ranker; nil when off
 	startSem   chan struct{} // bounds servers started for search and docs
 	runSem     chan struct{} // bounds runs at once
+	admit      admission     // the runs waiting for runSem, and how long runs hold it
 	notices    StartNotices
 
 	// The state store (memories and saved tools), opened on first use.

@@ -166,6 +166,8 @@ func runOutcome(res Result, ran bool) (outcome, reason string) {
 	switch {
 	case res.Error == nil:
 		return audit.OK, ""
+	case res.RetryAfter > 0:
+		return audit.Busy, *res.Error
 	case res.Stopped:
 		return audit.Stopped, *res.Error
 	case ran:

@@ -83,7 +83,7 @@ func TestPooledRunsNeverShareAContainer(t *testing.T) {
 	e := clitest.NeedEngine(t)
 	cfg := config.Default()
 	cfg.Runtime = testRuntime()
-	pool := sandbox.NewPool(e, cfg.Spec(), 2, nil)
+	pool := sandbox.NewPool(e, cfg.Spec(), sandbox.Warming{Min: 2}, nil)
 	a, err := New(cfg, []config.Server{}, pool, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

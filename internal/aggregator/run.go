@@ -56,6 +56,10 @@ type Result struct {
 	Calls      int      `json:"calls"`
 	DurationMS int64    `json:"duration_ms"`
 	Servers    []string `json:"servers"`
+	// RetryAfter is set, in seconds (at least 1), only when the run was
+	// refused because the server was busy: every run slot taken and
+	// limits.queue runs waiting. Nothing ran.
+	RetryAfter int `json:"retry_after,omitempty"`
 }
 
 // Failed reports whether the run ended with an error.
@@ -121,7 +125,8 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		deadline = req.Timeout
 	}
 	// Runs past the limit wait their turn, for at most one deadline; the
-	// deadline of the program starts when it gets its slot.
+	// deadline of the program starts when it gets its slot. Past the
+	// queue's length they are refused at once.
 	queued := time.NewTimer(deadline)
 	defer queued.Stop()
 	// With isolation "session", the session's runs take turns on its
@@ -146,18 +151,18 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		// A stopped run's container was killed: the next run gets a fresh one.
 		defer func() { a.releaseSession(sb, res.Stopped) }()
 	}
-	select {
-	case a.runSem <- struct{}{}:
-		defer func() { <-a.runSem }()
-	case <-ctx.Done():
-		res.Stopped = true
-		res.fail("the run was cancelled while waiting for one of the %d run slots", cap(a.runSem))
-		return res
-	case <-queued.C:
-		res.Stopped = true
-		res.fail("the run waited %v for one of the %d run slots and gave up", deadline, cap(a.runSem))
+	release, err := a.slot(ctx, deadline)
+	if err != nil {
+		var busy *busyError
+		if errors.As(err, &busy) {
+			res.RetryAfter = busy.retryAfter
+		} else {
+			res.Stopped = true
+		}
+		res.fail("%v", err)
 		return res
 	}
+	defer release()
 	runCtx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 

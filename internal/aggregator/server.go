@@ -128,7 +128,8 @@ const outputSchema = `{
     "exit_code": {"type": "integer", "description": "0 on success; N when the program called sys.exit(N); 1 for any other failure"},
     "calls": {"type": "integer"},
     "duration_ms": {"type": "integer"},
-    "servers": {"type": "array", "items": {"type": "string"}}
+    "servers": {"type": "array", "items": {"type": "string"}},
+    "retry_after": {"type": "integer", "minimum": 1, "description": "only when the run was refused because the server was busy: seconds to wait before sending it again"}
   },
   "required": ["stdout", "error", "truncated", "stopped", "exit_code", "calls", "duration_ms", "servers"]
 }`

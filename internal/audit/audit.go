@@ -27,7 +27,7 @@ const (
 )
 
 // Outcomes of a call (OK, Refused, Error, Timeout, Cancelled) and of a run
-// (OK, Error, Stopped).
+// (OK, Error, Stopped, Busy).
 const (
 	OK        = "ok"        // the call was answered; the run ended without an error
 	Refused   = "refused"   // the bridge refused the call: no server saw it
@@ -35,6 +35,7 @@ const (
 	Timeout   = "timeout"   // the call passed its deadline
 	Cancelled = "cancelled" // the run ended while the call was in flight
 	Stopped   = "stopped"   // a limit or a cancellation ended the run
+	Busy      = "busy"      // the run was refused at once: every run slot taken and limits.queue runs waiting
 )
 
 // Call is the record of one tool call, made when the bridge refused it or

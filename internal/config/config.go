@@ -62,9 +62,17 @@ type Limits struct {
 	// SessionIdle is how long a client session's sandbox (isolation =
 	// "session") is kept with no run in it before it is removed.
 	SessionIdle time.Duration `koanf:"session_idle"`
+	// WarmMax is the most containers serve's warm pool grows to while
+	// runs find none ready (below Warm it is taken as Warm); it shrinks
+	// back to Warm when idle (sandbox.DefaultIdle).
+	WarmMax int `koanf:"warm_max"`
 
 	ServerConcurrency int `koanf:"server_concurrency"` // calls in flight to one server; more wait
 	ConcurrentRuns    int `koanf:"concurrent_runs"`    // runs at once; more wait their turn
+	// Queue is how many runs may wait for one of the ConcurrentRuns
+	// slots; a run past that is refused at once as busy, with a time
+	// to retry after.
+	Queue int `koanf:"queue"`
 }
 
 // DefaultLimits returns the default limits (the README lists them).
@@ -91,9 +99,16 @@ func DefaultLimits() Limits {
 		TmpfsBytes:      spec.TmpfsBytes,
 		Warm:            2,
 		SessionIdle:     5 * time.Minute,
+		// As many as runs may run at once: more could never be taken
+		// together.
+		WarmMax: 8,
 
 		ServerConcurrency: 50,
 		ConcurrentRuns:    8,
+		// Twice the runs at once: a client that sends a second wave
+		// while the first runs still gets in line; past that, a run
+		// would wait more than two runs' time and is better told so.
+		Queue: 16,
 	}
 }
 
@@ -593,6 +608,10 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.server_concurrency and limits.concurrent_runs must be at least 1")
 	case l.Warm < 0 || l.Warm > 64:
 		return fmt.Errorf("limits.warm must be between 0 and 64, got %d", l.Warm)
+	case l.WarmMax < 0 || l.WarmMax > 64:
+		return fmt.Errorf("limits.warm_max must be between 0 and 64, got %d", l.WarmMax)
+	case l.Queue < 0:
+		return fmt.Errorf("limits.queue must not be negative, got %d", l.Queue)
 	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
 	}
@@ -655,6 +674,12 @@ func (c Config) Spec() sandbox.Spec {
 		OpenFiles:   l.OpenFiles,
 		TmpfsBytes:  l.TmpfsBytes,
 	}
+}
+
+// Warming is how serve's warm pool is sized: limits.warm when idle, up to
+// limits.warm_max while runs find none ready.
+func (l Limits) Warming() sandbox.Warming {
+	return sandbox.Warming{Min: l.Warm, Max: l.WarmMax}
 }
 
 // Merge returns the servers programs may use: the discovered ones, less

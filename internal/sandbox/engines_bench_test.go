@@ -18,7 +18,7 @@ func waitWarm(b testing.TB, p *Provider) {
 		full := true
 		p.mu.Lock()
 		for _, m := range p.members {
-			full = full && m.state == usable && ready(m.pool) >= p.warm
+			full = full && m.state == usable && ready(m.pool) >= p.warm.Min
 		}
 		p.mu.Unlock()
 		if full {
@@ -60,7 +60,7 @@ func BenchmarkThroughputOneEngineAgainstTwo(b *testing.B) {
 		elapsed := make([]time.Duration, len(configs))
 		for range rounds {
 			for i, c := range configs {
-				p := NewProvider(c.hosts, DefaultSpec(), warm, nil)
+				p := NewProvider(c.hosts, DefaultSpec(), Warming{Min: warm, Max: warm}, nil)
 				waitWarm(b, p)
 				began := time.Now()
 				runConcurrently(b, p, clients*perClient, clients)

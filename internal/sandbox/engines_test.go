@@ -163,7 +163,7 @@ func TestRunsSpreadOverTwoEnginesAndOutliveOne(t *testing.T) {
 	defaultImageOn(t, e1)
 	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{})
 	var logs logBuffer
-	p := NewProvider([]string{e1.Host(), d2.Host}, DefaultSpec(), 1, slog.New(slog.NewTextHandler(&logs, nil)))
+	p := NewProvider([]string{e1.Host(), d2.Host}, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
 	defer p.Close()
 	if err := p.Connect(t.Context()); err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{}) // no runsc registered
 	spec := DefaultSpec()
 	spec.Runtime = "runsc"
-	p := NewProvider([]string{d2.Host, e1.Host()}, spec, 0, nil)
+	p := NewProvider([]string{d2.Host, e1.Host()}, spec, Warming{}, nil)
 	defer p.Close()
 	if err := p.Connect(t.Context()); err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 func TestWithEveryEngineDownARunNamesEach(t *testing.T) {
 	dir := t.TempDir()
 	a, b := "unix://"+dir+"/a.sock", "unix://"+dir+"/b.sock"
-	p := NewProvider([]string{a, b}, DefaultSpec(), 1, nil)
+	p := NewProvider([]string{a, b}, DefaultSpec(), Warming{Min: 1}, nil)
 	defer p.Close()
 	_, err := p.Start(t.Context(), DefaultSpec())
 	if err == nil {

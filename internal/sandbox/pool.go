@@ -9,21 +9,28 @@ import (
 	"time"
 )
 
-// Pool keeps a few sandbox containers started ahead of need, each with the
+// Pool keeps sandbox containers started ahead of need, each with the
 // runner waiting for its one program. Start hands one out (or starts one
 // when none is ready) and refills in the background. A container is handed
-// out once: after its run it is removed, never returned. The zero value is
-// not usable; call NewPool.
+// out once: after its run it is removed, never returned.
+//
+// The pool adapts between Warming.Min and Warming.Max: each Start that
+// finds no warm container raises its target by one (the next runs of a
+// burst find one), and a container above Min that waits Warming.Idle
+// without being taken is removed, lowering the target again. The zero
+// value is not usable; call NewPool.
 type Pool struct {
 	engine *Engine
 	spec   Spec
-	size   int
+	warm   Warming
 	log    *slog.Logger
 
 	mu       sync.Mutex
-	ready    []*warm
+	ready    []*warm // newest last: Start takes the newest, so the oldest idle out
 	starting int
 	pending  int // handed out and not yet closed: their replacements wait
+	target   int // containers kept (ready, starting and pending), from warm.Min to warm.Max
+	waits    uint64
 	failures int // consecutive failed starts, for backoff
 	closed   bool
 	imageID  string         // what spec.Image names now ("" if unknown)
@@ -31,26 +38,65 @@ type Pool struct {
 	wg       sync.WaitGroup // refills, removals and the image watch
 }
 
+// Warming is how many containers a Pool keeps started ahead of need.
+type Warming struct {
+	// Min is how many it keeps when idle; 0 turns the pool off (Start
+	// then starts a fresh container each time, and nothing grows).
+	Min int
+	// Max is the most it grows to while runs find none ready; below
+	// Min it is taken as Min.
+	Max int
+	// Idle is how long a container above Min may wait unused before it
+	// is removed; 0 means DefaultIdle.
+	Idle time.Duration
+}
+
+// DefaultIdle is how long a warm container above Warming.Min waits to be
+// taken before it is removed: a minute, longer than a model's think time
+// between the runs of one task (seconds to tens of seconds), so the next
+// burst of a parallel agent finds the containers its last burst grew;
+// short enough that an idle server is back to Min within a minute or two.
+const DefaultIdle = time.Minute
+
+// PoolStats is a pool's state at one moment (for metrics and tests).
+type PoolStats struct {
+	Ready    int `json:"ready"`    // started containers waiting for a program
+	Starting int `json:"starting"` // containers being started for the pool
+	InUse    int `json:"in_use"`   // containers handed out (or started for a Start that found none ready) and not yet closed
+	// Target is how many containers the pool keeps, ready, starting and
+	// in use together: Warming.Min when idle, up to Warming.Max.
+	Target int `json:"target"`
+	// Waits counts the Starts that found no warm container and started
+	// their own (each such run waited for a container start).
+	Waits uint64 `json:"waits"`
+}
+
 // warm is a started container waiting for a program.
 type warm struct {
 	c       *Container
 	imageID string
+	since   time.Time // when it became ready
 }
 
 // alive reports whether the container still runs: its streams end when it
 // stops (the engine restarted, or someone removed it).
 func (w *warm) alive() bool { return w.c.Alive() }
 
-// NewPool returns a pool of size containers of spec, and starts filling it.
-// Size 0 disables warming: Start then starts a fresh container each time.
-func NewPool(e *Engine, spec Spec, size int, log *slog.Logger) *Pool {
+// NewPool returns a pool of containers of spec, warming as w says, and
+// starts filling it.
+func NewPool(e *Engine, spec Spec, w Warming, log *slog.Logger) *Pool {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pool{engine: e, spec: spec, size: size, log: log, done: make(chan struct{})}
-	if size > 0 {
+	w.Min = max(0, w.Min)
+	w.Max = max(w.Min, w.Max)
+	if w.Idle <= 0 {
+		w.Idle = DefaultIdle
+	}
+	p := &Pool{engine: e, spec: spec, warm: w, target: w.Min, log: log, done: make(chan struct{})}
+	if w.Min > 0 {
 		p.refreshImage()
-		p.wg.Go(p.watchImage)
+		p.wg.Go(p.watch)
 	}
 	p.mu.Lock()
 	p.refillLocked()
@@ -58,22 +104,58 @@ func NewPool(e *Engine, spec Spec, size int, log *slog.Logger) *Pool {
 	return p
 }
 
+// Stats reports the pool's state now.
+func (p *Pool) Stats() PoolStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return PoolStats{Ready: len(p.ready), Starting: p.starting, InUse: p.pending, Target: p.target, Waits: p.waits}
+}
+
 // imageCheckEvery is how often the pool asks which image the tag names, so
-// that a rebuilt image retires the warm containers of the old one. The
-// check is off the path of a run.
+// that a rebuilt image retires the warm containers of the old one, and
+// looks for containers that idled out. Both are off the path of a run.
 const imageCheckEvery = time.Second
 
-func (p *Pool) watchImage() {
+func (p *Pool) watch() {
 	t := time.NewTicker(imageCheckEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
 			p.refreshImage()
+			p.prune(time.Now())
 		case <-p.done:
 			return
 		}
 	}
+}
+
+// prune removes the ready containers that died or are of a replaced
+// image, and those above Min that have waited Idle (lowering the target
+// by one for each), then refills.
+func (p *Pool) prune(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	kept := p.ready[:0]
+	for i, w := range p.ready {
+		switch {
+		case !w.alive() || (p.imageID != "" && w.imageID != p.imageID):
+			p.discardLocked(w)
+		case now.Sub(w.since) >= p.warm.Idle && len(p.ready)-i+len(kept) > p.warm.Min && p.target > p.warm.Min:
+			// The oldest come first: each removed is one more that
+			// nobody took for Idle.
+			p.target--
+			p.discardLocked(w)
+		default:
+			kept = append(kept, w)
+		}
+	}
+	clear(p.ready[len(kept):])
+	p.ready = kept
+	p.refillLocked()
 }
 
 func (p *Pool) refreshImage() {
@@ -96,17 +178,26 @@ func (p *Pool) currentImage() string {
 }
 
 // Start hands out a warm container of spec, checked to be alive and of the
-// current image; without one it starts a fresh one. Containers of another
-// spec are always started fresh.
+// current image; without one it starts a fresh one, and the pool grows by
+// one (up to Warming.Max). Containers of another spec are always started
+// fresh, outside the pool.
 func (p *Pool) Start(ctx context.Context, spec Spec) (*Container, error) {
-	if !reflect.DeepEqual(spec, p.spec) || p.size == 0 {
+	if !reflect.DeepEqual(spec, p.spec) || p.warm.Min == 0 {
 		return p.engine.Start(ctx, spec)
 	}
 	w, err := p.take(p.currentImage())
 	if err != nil || w != nil {
 		return w.container(), err
 	}
-	return p.engine.Start(ctx, spec)
+	// Counted as in use from the start, so that the pool's replacement
+	// waits until this run is over, as for a warm one.
+	c, err := p.engine.Start(ctx, spec)
+	if err != nil {
+		p.refillAfterUse()
+		return nil, err
+	}
+	c.onClose = p.refillAfterUse
+	return c, nil
 }
 
 func (w *warm) container() *Container {
@@ -116,43 +207,42 @@ func (w *warm) container() *Container {
 	return w.c
 }
 
-// take pops the first warm container that is alive and of the current
-// image (nil if none), discarding the others. The replacement is started
-// once the taken container is closed, so that it does not compete with the
-// run for the CPU; with none ready, refilling starts at once.
+// take pops the newest warm container that is alive and of the current
+// image, discarding the others it meets. The replacement is started once
+// the taken container is closed, so that it does not compete with the run
+// for the CPU. With none ready it returns nil, having counted the wait,
+// raised the target and counted the fresh container the caller starts as
+// in use.
 func (p *Pool) take(current string) (*warm, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return nil, fmt.Errorf("sandbox pool: closed")
 	}
+	p.pending++
 	for len(p.ready) > 0 {
-		w := p.ready[0]
-		p.ready = p.ready[1:]
+		w := p.ready[len(p.ready)-1]
+		p.ready[len(p.ready)-1] = nil
+		p.ready = p.ready[:len(p.ready)-1]
 		if w.alive() && (current == "" || w.imageID == current) {
-			p.pending++
 			w.c.onClose, w.c.warm = p.refillAfterUse, true
 			return w, nil
 		}
 		p.discardLocked(w) // the engine restarted, or the image was rebuilt
 	}
+	p.waits++
+	p.target = min(p.target+1, p.warm.Max)
 	p.refillLocked()
 	return nil, nil
 }
 
-// refillAfterUse runs when a handed-out container is closed.
+// refillAfterUse runs when a container counted in use is closed (or failed
+// to start).
 func (p *Pool) refillAfterUse() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.pending--
 	p.refillLocked()
-}
-
-// Ready is how many warm containers wait for a program.
-func (p *Pool) Ready() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.ready)
 }
 
 // Close removes the warm containers and waits for refills to end.
@@ -178,11 +268,11 @@ func (p *Pool) discardLocked(w *warm) {
 	})
 }
 
-// refillLocked starts containers until the pool (ready and starting) is
-// full. After failures it waits before trying again, so a stopped engine is
-// not hammered.
+// refillLocked starts containers until the pool (ready, starting and in
+// use) holds its target. After failures it waits before trying again, so a
+// stopped engine is not hammered.
 func (p *Pool) refillLocked() {
-	for !p.closed && len(p.ready)+p.starting+p.pending < p.size {
+	for !p.closed && len(p.ready)+p.starting+p.pending < p.target {
 		p.starting++
 		delay := time.Duration(0)
 		if p.failures > 0 {
@@ -220,5 +310,5 @@ func (p *Pool) warmOne(delay time.Duration) {
 		p.discardLocked(&warm{c: c})
 		return
 	}
-	p.ready = append(p.ready, &warm{c: c, imageID: id})
+	p.ready = append(p.ready, &warm{c: c, imageID: id, since: time.Now()})
 }

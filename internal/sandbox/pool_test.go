@@ -6,6 +6,8 @@ import (
 	"context"
 	"io"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,7 +53,7 @@ func TestPoolHandsOutEachContainerOnce(t *testing.T) {
 		t.Skip("talks to the engine")
 	}
 	e := testEngine(t)
-	p := NewPool(e, DefaultSpec(), 2, nil)
+	p := NewPool(e, DefaultSpec(), Warming{Min: 2}, nil)
 	waitReady(t, p, 2)
 	var seen []string
 	for range 6 {
@@ -81,7 +83,7 @@ func TestPoolDiscardsDeadContainers(t *testing.T) {
 		t.Skip("talks to the engine")
 	}
 	e := testEngine(t)
-	p := NewPool(e, DefaultSpec(), 2, nil)
+	p := NewPool(e, DefaultSpec(), Warming{Min: 2}, nil)
 	defer func() { p.Close(); noContainersLeft(t, e) }()
 	waitReady(t, p, 2)
 	// What an engine restart does to them.
@@ -126,7 +128,7 @@ func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
 	})
 	spec := DefaultSpec()
 	spec.Image = tag
-	p := NewPool(e, spec, 1, nil)
+	p := NewPool(e, spec, Warming{Min: 1}, nil)
 	defer func() { p.Close(); noContainersLeft(t, e) }()
 	waitReady(t, p, 1)
 	old, _ := e.cli.ImageInspect(ctx, tag)
@@ -157,5 +159,129 @@ func TestPoolRetiresContainersOfAReplacedImage(t *testing.T) {
 	}
 	if res.Container.Image != fresh.ID {
 		t.Fatalf("handed out a container of image %.19s, want the rebuilt %.19s", res.Container.Image, fresh.ID)
+	}
+}
+
+// containersOf counts the containers of this process on the engine.
+func containersOf(t *testing.T, e *Engine) int {
+	t.Helper()
+	ids, err := e.Containers(t.Context(), Owner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ids)
+}
+
+// waitStats waits until the pool's stats satisfy ok.
+func waitStats(t *testing.T, p *Pool, what string, ok func(PoolStats) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !ok(p.Stats()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pool is not %s after 60s: %+v", what, p.Stats())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestPoolGrowsUnderABurstToWarmMaxAndShrinksWhenIdle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	w := Warming{Min: 1, Max: 3, Idle: 2 * time.Second}
+	p := NewPool(e, DefaultSpec(), w, nil)
+	defer func() { p.Close(); noContainersLeft(t, e) }()
+	waitReady(t, p, 1)
+
+	// Throughout, the pool's own containers (ready and starting) and its
+	// target stay within Max.
+	var over atomic.Pointer[PoolStats]
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if s := p.Stats(); s.Ready+s.Starting > w.Max || s.Target > w.Max {
+				over.CompareAndSwap(nil, &s)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-sampled
+		if s := over.Load(); s != nil {
+			t.Errorf("the pool went above warm_max %d: %+v", w.Max, *s)
+		}
+	}()
+
+	// A burst of 8 runs at once: one finds the warm container, seven wait
+	// for a start of their own.
+	const burst = 8
+	cs := make([]*Container, burst)
+	errs := make([]error, burst)
+	var wg sync.WaitGroup
+	for i := range burst {
+		wg.Go(func() { cs[i], errs[i] = p.Start(t.Context(), DefaultSpec()) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+	}
+	if s := p.Stats(); s.Waits != burst-1 || s.Target != w.Max || s.InUse != burst {
+		t.Errorf("after the burst: %+v, want %d waits, target %d, %d in use", s, burst-1, w.Max, burst)
+	}
+	ids := map[string]bool{}
+	for _, c := range cs {
+		ids[c.ID] = true
+	}
+	if len(ids) != burst {
+		t.Fatalf("%d distinct containers for %d starts", len(ids), burst)
+	}
+	for _, c := range cs {
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Once the runs are over it refills to warm_max, and no further.
+	waitStats(t, p, "grown to warm_max", func(s PoolStats) bool { return s.Ready == w.Max })
+	if n := containersOf(t, e); n != w.Max {
+		t.Errorf("%d containers after the burst, want warm_max %d", n, w.Max)
+	}
+	if s := p.Stats(); s.Starting != 0 || s.InUse != 0 {
+		t.Errorf("grown pool: %+v, want nothing starting or in use", s)
+	}
+
+	// Idle: the containers above warm are removed.
+	waitStats(t, p, "back to warm", func(s PoolStats) bool { return s.Ready == w.Min && s.Target == w.Min })
+	noMoreThan := func(n int) {
+		deadline := time.Now().Add(10 * time.Second)
+		for containersOf(t, e) > n {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d containers after shrinking, want %d", containersOf(t, e), n)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	noMoreThan(w.Min)
+
+	// The next run takes the one left, without waiting.
+	c, err := p.Start(t.Context(), DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Stats(); s.Waits != burst-1 {
+		t.Errorf("a run after shrinking waited: %+v", s)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

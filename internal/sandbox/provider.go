@@ -30,7 +30,7 @@ import (
 type Provider struct {
 	log   *slog.Logger
 	spec  Spec     // what the warm containers are
-	warm  int      // how many to keep started on each engine (0: none)
+	warm  Warming  // how many to keep started on each engine
 	hosts []string // the engines, as configured ("" = DOCKER_HOST or the default socket)
 
 	ctx    context.Context // ends with Close: builds and checks stop
@@ -82,9 +82,9 @@ const (
 
 // NewProvider returns a provider of containers like spec from the engines
 // at hosts (each as Dial takes it; none means the one New connects to),
-// keeping warm containers started ahead of need on each. It connects to
-// nothing yet.
-func NewProvider(hosts []string, spec Spec, warm int, log *slog.Logger) *Provider {
+// keeping containers started ahead of need on each as warm says. It
+// connects to nothing yet.
+func NewProvider(hosts []string, spec Spec, warm Warming, log *slog.Logger) *Provider {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -134,9 +134,9 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 	return nil, errors.New("sandbox provider: every engine failed to start a container")
 }
 
-// Ready is how many warm containers wait for a program, on all engines
-// together (0 before the provider connects).
-func (p *Provider) Ready() int {
+// Stats reports the warm pools' state, summed over the engines (all zero
+// before the provider has connected).
+func (p *Provider) Stats() PoolStats {
 	p.mu.Lock()
 	var pools []*Pool
 	for _, m := range p.members {
@@ -145,11 +145,16 @@ func (p *Provider) Ready() int {
 		}
 	}
 	p.mu.Unlock()
-	n := 0
+	var sum PoolStats
 	for _, pool := range pools {
-		n += pool.Ready()
+		st := pool.Stats()
+		sum.Ready += st.Ready
+		sum.Starting += st.Starting
+		sum.InUse += st.InUse
+		sum.Target += st.Target
+		sum.Waits += st.Waits
 	}
-	return n
+	return sum
 }
 
 // EngineStatus is how one engine of a provider stands.

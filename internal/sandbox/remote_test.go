@@ -155,7 +155,7 @@ func TestATLSEngineNeedsTheRightCertificate(t *testing.T) {
 	t.Run("the right certificate", func(t *testing.T) {
 		t.Setenv("DOCKER_TLS_VERIFY", "1")
 		t.Setenv("DOCKER_CERT_PATH", good)
-		p := NewProvider([]string{d2.TCP}, DefaultSpec(), 1, nil)
+		p := NewProvider([]string{d2.TCP}, DefaultSpec(), Warming{Min: 1}, nil)
 		defer p.Close()
 		for range 3 {
 			if host := runOn(t, p); host != d2.TCP {
@@ -267,7 +267,7 @@ func TestAnSSHEngineRunsThroughDockerDialStdio(t *testing.T) {
 	t.Setenv("FAKE_SSH_DOCKER_HOST", d2.Host)
 
 	host := "ssh://alice@engine.example:2222"
-	p := NewProvider([]string{host}, DefaultSpec(), 1, nil)
+	p := NewProvider([]string{host}, DefaultSpec(), Warming{Min: 1}, nil)
 	for range 3 {
 		if got := runOn(t, p); got != host {
 			t.Fatalf("ran on %s", got)

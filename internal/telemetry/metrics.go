@@ -31,12 +31,19 @@ type Metrics struct {
 // namespace prefixes every metric name.
 const namespace = "mcp_code_mode"
 
-// NewMetrics returns the metrics of a server; ready, if not nil, tells how
-// many sandbox containers are started and waiting for a program.
-func NewMetrics(ready func() int) *Metrics {
+// PoolState is what the warm pool of sandbox containers holds now.
+type PoolState struct {
+	Ready  int // started and waiting for a program
+	InUse  int // handed out to runs and not yet removed
+	Target int // how many the pool keeps started now (between limits.warm and limits.warm_max)
+}
+
+// NewMetrics returns the metrics of a server; pool, if not nil, tells what
+// the warm pool holds.
+func NewMetrics(pool func() PoolState) *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.runs = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "runs_total",
-		Help: "Runs of run_python that ended, by outcome (ok, error, stopped)."}, []string{"outcome"})
+		Help: "Runs of run_python that ended, by outcome (ok, error, stopped, busy)."}, []string{"outcome"})
 	m.runSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: namespace, Name: "run_duration_seconds",
 		Help:    "How long runs took, from the request to the answer.",
 		Buckets: []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}})
@@ -57,9 +64,18 @@ func NewMetrics(ready func() int) *Metrics {
 		Help: "Starts of wrapped servers that failed, by server."}, []string{"server"})
 	m.reg.MustRegister(m.runs, m.runSeconds, m.calls, m.callSeconds, m.waits, m.waitSeconds, m.starts, m.startFailures,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if ready != nil {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "pool_ready_containers",
-			Help: "Sandbox containers started and waiting for a program."}, func() float64 { return float64(ready()) }))
+	if pool != nil {
+		for _, g := range []struct {
+			name, help string
+			value      func(PoolState) int
+		}{
+			{"pool_ready_containers", "Sandbox containers started and waiting for a program.", func(p PoolState) int { return p.Ready }},
+			{"pool_in_use_containers", "Sandbox containers handed out to runs and not yet removed.", func(p PoolState) int { return p.InUse }},
+			{"pool_target_containers", "How many sandbox containers the warm pool keeps started now (it grows while runs wait, up to limits.warm_max).", func(p PoolState) int { return p.Target }},
+		} {
+			m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: g.name, Help: g.help},
+				func() float64 { return float64(g.value(pool())) }))
+		}
 	}
 	return m
 }

@@ -162,7 +162,7 @@ func TestShutdownIsBoundedWhenTheCollectorHangs(t *testing.T) {
 // The metrics' registry is the server's own: two servers in one process
 // count apart.
 func TestMetricsOfTwoServersAreApart(t *testing.T) {
-	a, b := NewMetrics(func() int { return 2 }), NewMetrics(nil)
+	a, b := NewMetrics(func() PoolState { return PoolState{Ready: 2, InUse: 1, Target: 3} }), NewMetrics(nil)
 	a.Run("ok", time.Second)
 	a.Call("test", "echo", "ok", time.Millisecond)
 	var nilMetrics *Metrics
@@ -183,7 +183,8 @@ func TestMetricsOfTwoServersAreApart(t *testing.T) {
 		}
 		return n
 	}
-	if count(a, "mcp_code_mode_runs_total") != 1 || count(b, "mcp_code_mode_runs_total") != 0 || count(a, "mcp_code_mode_pool_ready_containers") != 2 {
+	if count(a, "mcp_code_mode_runs_total") != 1 || count(b, "mcp_code_mode_runs_total") != 0 || count(a, "mcp_code_mode_pool_ready_containers") != 2 ||
+		count(a, "mcp_code_mode_pool_in_use_containers") != 1 || count(a, "mcp_code_mode_pool_target_containers") != 3 {
 		t.Errorf("runs: %v and %v; ready %v", count(a, "mcp_code_mode_runs_total"), count(b, "mcp_code_mode_runs_total"), count(a, "mcp_code_mode_pool_ready_containers"))
 	}
 }

@@ -185,7 +185,7 @@ var calls atomic.Int64 // calls of the "counter" tool in this process
 // newServer returns the test server. A leak, when not empty, is quoted as
 // the server's token in every tool's description and in the errors of fail
 // and protocol_error, as a careless server might.
-func newServer(name string, clog *calllog.Writer, leak string, waitTool bool) *server.MCPServer {
+func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, gate string) *server.MCPServer {
 	hooks := &server.Hooks{}
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
@@ -318,6 +318,26 @@ func newServer(name string, clog *calllog.Writer, leak string, waitTool bool) *s
 			})
 	}
 
+	if gate != "" {
+		addTool(tool("gate", "Wait for the gate",
+			"Return \"open\" once the test opens the gate (creates its file).",
+			`{"type":"object","properties":{},"additionalProperties":false}`, "", readOnly),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				t := time.NewTicker(10 * time.Millisecond)
+				defer t.Stop()
+				for {
+					if _, err := os.Stat(gate); err == nil {
+						return mcp.NewToolResultText("open"), nil
+					}
+					select {
+					case <-t.C:
+					case <-ctx.Done():
+						return nil, fmt.Errorf("gate cancelled: %w", ctx.Err())
+					}
+				}
+			})
+	}
+
 	addTool(tool("fail", "Fail with a tool error",
 		"Always fails: returns a tool error result (isError: true) whose text is the given message.",
 		`{"type":"object","properties":{
@@ -443,6 +463,7 @@ func main() {
 	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
 	failStart := flag.String("fail-start", "", "a hostile server: write `TEXT` (say, its own token) on stderr and exit 1 at once")
 	waitTool := flag.Bool("wait-tool", false, "add the tool wait, which takes a parameter named timeout of its own")
+	gate := flag.String("gate", "", "add the tool gate, which returns once `FILE` exists (a test holds calls in flight with it)")
 	leakVar := flag.String("leak", "", "a careless server: quote the value of the environment variable `NAME` (its token) in every tool's description and in the errors of fail and protocol_error")
 	flag.Parse()
 	if *failStart != "" {
@@ -469,7 +490,7 @@ func main() {
 	if *leakVar != "" {
 		leak = os.Getenv(*leakVar)
 	}
-	s := newServer(*name, clog, leak, *waitTool)
+	s := newServer(*name, clog, leak, *waitTool, *gate)
 
 	switch {
 	case *httpAddr != "":
