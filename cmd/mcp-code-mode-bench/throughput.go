@@ -390,9 +390,15 @@ func (r *report) throughputSection(b *strings.Builder) {
 // whatBounds says what the measurements show bounds the throughput: the
 // busiest serve row against the machine's CPUs and docker run's rate.
 func (r *report) whatBounds() string {
-	var top, docker *throughputRow
+	var top, docker, session *throughputRow
 	for i := range r.throughput {
 		t := &r.throughput[i]
+		if t.Label == sessionLabel {
+			if session == nil || t.perSecond() > session.perSecond() {
+				session = t
+			}
+			continue
+		}
 		if t.ServeCPU > 0 && (top == nil || t.perSecond() > top.perSecond()) {
 			top = t
 		}
@@ -408,7 +414,7 @@ func (r *report) whatBounds() string {
 	busy := top.MachineCPU.Seconds() / secs / cpus
 	perRun := func(d time.Duration) string { return ms(d / time.Duration(top.Runs)) }
 	rest := top.MachineCPU - top.ServeCPU - top.EngineCPU
-	s := fmt.Sprintf("**What bounds it.** The best serve rate, %.1f runs/s (%s, %d clients), kept the machine's %d CPUs %.0f%% busy. "+
+	s := fmt.Sprintf("**What bounds it.** The best serve rate with a container per run, %.1f runs/s (%s, %d clients), kept the machine's %d CPUs %.0f%% busy. "+
 		"Per run, serve used %s of CPU, dockerd and containerd %s, and everything else %s (runc and the containerd shim that start and stop each container, the container's Python, the kernel's namespace and cgroup set-up and teardown, and whatever else ran on the machine). ",
 		top.perSecond(), top.Label, top.Clients, runtime.NumCPU(), 100*busy, perRun(top.ServeCPU), perRun(top.EngineCPU), perRun(rest))
 	if busy >= 0.8 {
@@ -418,6 +424,12 @@ func (r *report) whatBounds() string {
 	}
 	if docker != nil && docker.Runs > 0 {
 		s += fmt.Sprintf("`docker run --rm` peaks at %.1f runs/s (%d clients): serve does %.1f× as many, as it skips the CLI's process, its attach and its wait, and starts containers ahead of need.", docker.perSecond(), docker.Clients, top.perSecond()/docker.perSecond())
+	}
+	if session != nil && session.Runs > 0 && session.Elapsed > 0 {
+		per := func(d time.Duration) string { return ms(d / time.Duration(session.Runs)) }
+		s += fmt.Sprintf("\n\nWith isolation = \"session\" no container is made per run: %.1f runs/s (%d clients), %.1f× the best rate with a container per run. "+
+			"Per run, serve used %s of CPU, dockerd and containerd %s, and everything else %s: the worker process forked for the run and its Python, the cleaning of the container between runs, and the kernel's work for them. ",
+			session.perSecond(), session.Clients, session.perSecond()/top.perSecond(), per(session.ServeCPU), per(session.EngineCPU), per(session.MachineCPU-session.ServeCPU-session.EngineCPU))
 	}
 	return s
 }

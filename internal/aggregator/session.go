@@ -1,11 +1,14 @@
 package aggregator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
@@ -40,6 +43,8 @@ type sessionBox struct {
 	diag  *tail.Buffer       // c's stderr: the runner's own failures
 	idle  *time.Timer        // ends the session once it has idled out (nil while a run holds it)
 	ended bool               // removed: a run that finds it so takes the session's new box
+
+	used atomic.Int64 // when a run last gave the turn back (Unix nanoseconds), for trimSessions
 }
 
 // sessionTable is the sandboxes of the live sessions, by key.
@@ -111,6 +116,7 @@ func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*san
 		return sb.c, nil
 	}
 	a.discardSessionContainer(sb)
+	a.trimSessions(sb)
 	c, err := a.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -149,7 +155,53 @@ func (a *Aggregator) releaseSession(sb *sessionBox, stopped bool) {
 	if sb.c != nil {
 		sb.idle = time.AfterFunc(a.cfg.Limits.SessionIdle, func() { a.endSession(sb) })
 	}
+	sb.used.Store(time.Now().UnixNano())
 	<-sb.turn
+}
+
+// trimSessions makes room for one more session container, for sb: while
+// limits.session_max others are kept, it removes the one whose last run
+// ended longest ago among those no run holds now. A client that opens
+// session after session (or an HTTP client without sessions, keyed by its
+// address) so keeps at most session_max containers, not one a session.
+func (a *Aggregator) trimSessions(sb *sessionBox) {
+	a.sessions.mu.Lock()
+	defer a.sessions.mu.Unlock()
+	var others []*sessionBox
+	for _, o := range a.sessions.m {
+		if o != sb {
+			others = append(others, o)
+		}
+	}
+	slices.SortFunc(others, func(x, y *sessionBox) int { return cmp.Compare(x.used.Load(), y.used.Load()) })
+	held := 0
+	var idle []*sessionBox
+	for _, o := range others {
+		select {
+		case o.turn <- struct{}{}: // no run holds it: its fields are ours to read
+			if o.c != nil && !o.ended {
+				held++
+				idle = append(idle, o)
+				continue
+			}
+			<-o.turn
+		default: // a run holds it, with its container
+			held++
+		}
+	}
+	for _, o := range idle {
+		if held >= a.cfg.Limits.SessionMax {
+			held--
+			o.ended = true
+			if o.idle != nil {
+				o.idle.Stop()
+				o.idle = nil
+			}
+			delete(a.sessions.m, o.key)
+			a.discardSessionContainer(o)
+		}
+		<-o.turn
+	}
 }
 
 // EndSession removes the sandbox of the client session (of namespace, as

@@ -319,3 +319,38 @@ func TestSessionEndsWithHTTPDelete(t *testing.T) {
 		t.Fatalf("the other session's container changed from %.12s to %.12q", ids[1], got)
 	}
 }
+
+// TestSessionContainersAreCappedBySessionMax opens session after session,
+// as a client flooding serve would: at most limits.session_max containers
+// are kept between runs, the least recently used one removed first, and a
+// session whose container was removed runs on in a fresh one.
+func TestSessionContainersAreCappedBySessionMax(t *testing.T) {
+	eng := clitest.NeedEngine(t)
+	a := sessionAgg(t, func(c *config.Config) { c.Limits.SessionMax = 2 })
+	kept := func() []string {
+		var ids []string
+		for _, s := range []string{"s1", "s2", "s3", "s4"} {
+			if id := sessionContainerID(a, s); id != "" {
+				ids = append(ids, s)
+			}
+		}
+		return ids
+	}
+	for i, s := range []string{"s1", "s2", "s3", "s4"} {
+		mustSucceed(t, runInSession(t, a, s, "print(1)"))
+		if got := kept(); len(got) > 2 || !slices.Contains(got, s) {
+			t.Fatalf("after the run of %s: sessions %v hold containers, want at most 2 and %s among them", s, got, s)
+		}
+		if i >= 1 {
+			if got, want := kept(), []string{[]string{"s1", "s2", "s3", "s4"}[i-1], s}; !slices.Equal(got, want) {
+				t.Errorf("after the run of %s: sessions %v hold containers, want %v (the least recently used removed)", s, got, want)
+			}
+		}
+	}
+	// The removed ones are gone from the engine, and s1 runs on.
+	waitContainers(t, eng, func(ids []string) bool { return len(ids) <= 2 })
+	mustSucceed(t, runInSession(t, a, "s1", "print(2)"))
+	if got := kept(); !slices.Equal(got, []string{"s1", "s4"}) {
+		t.Errorf("after s1 ran again: %v hold containers, want [s1 s4]", got)
+	}
+}

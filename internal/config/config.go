@@ -62,6 +62,10 @@ type Limits struct {
 	// SessionIdle is how long a client session's sandbox (isolation =
 	// "session") is kept with no run in it before it is removed.
 	SessionIdle time.Duration `koanf:"session_idle"`
+	// SessionMax is how many client sessions' sandboxes (isolation =
+	// "session") are kept between runs; past it, the one least recently
+	// used is removed (its session's next run gets a fresh container).
+	SessionMax int `koanf:"session_max"`
 	// WarmMax is the most containers serve's warm pool grows to while
 	// runs find none ready (below Warm it is taken as Warm); it shrinks
 	// back to Warm when idle (sandbox.DefaultIdle).
@@ -99,6 +103,7 @@ func DefaultLimits() Limits {
 		TmpfsBytes:      spec.TmpfsBytes,
 		Warm:            2,
 		SessionIdle:     5 * time.Minute,
+		SessionMax:      16,
 		// As many as runs may run at once: more could never be taken
 		// together.
 		WarmMax: 8,
@@ -612,6 +617,8 @@ func (l Limits) validate() error {
 		return fmt.Errorf("limits.warm_max must be between 0 and 64, got %d", l.WarmMax)
 	case l.Queue < 0:
 		return fmt.Errorf("limits.queue must not be negative, got %d", l.Queue)
+	case l.SessionMax < 1:
+		return fmt.Errorf("limits.session_max must be at least 1, got %d", l.SessionMax)
 	case l.CPUs <= 0 || l.Pids < 4 || l.OpenFiles < 16 || l.TmpfsBytes <= 0:
 		return fmt.Errorf("limits on cpus, pids (>= 4), open_files (>= 16) and tmpfs_bytes must be positive")
 	}
