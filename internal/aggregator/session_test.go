@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,13 +20,20 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
-// sessionAgg returns an aggregator with isolation "session".
+// sessionAgg returns an aggregator with isolation "session". Under gVisor
+// (MCM_TEST_RUNTIME=runsc) the mode is off (TestSessionIsOffUnderGVisor),
+// and the tests of it skip.
 func sessionAgg(t *testing.T, tune func(*config.Config)) *Aggregator {
 	t.Helper()
 	clitest.NeedEngine(t)
+	if strings.Contains(testRuntime(), "runsc") {
+		t.Skip(`isolation = "session" is off under gVisor`)
+	}
 	return newAgg(t, func(c *config.Config) {
 		c.Isolation = config.IsolationSession
 		if tune != nil {
@@ -352,5 +361,54 @@ func TestSessionContainersAreCappedBySessionMax(t *testing.T) {
 	mustSucceed(t, runInSession(t, a, "s1", "print(2)"))
 	if got := kept(); !slices.Equal(got, []string{"s1", "s4"}) {
 		t.Errorf("after s1 ran again: %v hold containers, want [s1 s4]", got)
+	}
+}
+
+// TestSessionIsOffUnderGVisor: gVisor keeps no /proc/sysvipc, so the runner
+// could not clean what a run left in System V IPC. With runtime runsc a
+// serve asked for isolation "session" gives every run a container of its
+// own (and says so), and a runner told to serve a session where the kernel
+// keeps no such list refuses to, whatever the host asked.
+func TestSessionIsOffUnderGVisor(t *testing.T) {
+	testenv.Engines(t, testenv.GVisor)
+	eng := clitest.NeedEngine(t)
+	if names, err := eng.Runtimes(t.Context()); err != nil || !slices.Contains(names, "runsc") {
+		testenv.SkipOrFail(t, "the engine has no runtime runsc (%v, %v): .ci/engine.sh registers it", names, err)
+	}
+	var logs logBuffer
+	cfg := config.Default()
+	cfg.CatalogDir, cfg.TokenDir = t.TempDir(), t.TempDir()
+	cfg.State.Path = filepath.Join(t.TempDir(), "state.db")
+	cfg.Runtime, cfg.Isolation = "runsc", config.IsolationSession
+	a, err := New(cfg, nil, eng, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if !strings.Contains(logs.String(), "not available with gVisor") {
+		t.Errorf("no warning that session isolation is off under gVisor: %s", logs.String())
+	}
+	for range 2 {
+		mustSucceed(t, runInSession(t, a, "g", "print(1)"))
+		if id := sessionContainerID(a, "g"); id != "" {
+			t.Fatalf("under gVisor the session kept container %.12s", id)
+		}
+	}
+
+	// The runner itself, told to serve a session under gVisor.
+	spec := sandbox.DefaultSpec()
+	spec.Runtime = "runsc"
+	c, err := eng.Start(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c.Input, runner.SessionLine); err != nil {
+		t.Fatal(err)
+	}
+	var diag strings.Builder
+	_, _ = io.Copy(&diag, io.LimitReader(c.Output, 64<<10))
+	if code, _, err := c.Exit(t.Context()); err != nil || code == 0 || !strings.Contains(diag.String(), "needs /proc/sysvipc") {
+		t.Errorf("runner told to serve a session under gVisor: exit %d (%v), said %q; want a refusal naming /proc/sysvipc", code, err, diag.String())
 	}
 }

@@ -461,6 +461,11 @@ def session(proto_in, proto_out):
     # ours to reap, and no program can signal us.
     if os.getpid() != 1:
         raise SystemExit("runner: session mode needs the runner as PID 1 of its container, not PID %d" % os.getpid())
+    # Between programs the System V IPC objects are removed by the list the
+    # kernel keeps; a kernel that keeps none (gVisor) leaves no way to tell
+    # what a program left, so such a container serves no session.
+    if not os.path.isdir("/proc/sysvipc"):
+        raise SystemExit("runner: session mode needs /proc/sysvipc to clean System V IPC between programs, and this kernel has none (gVisor?): use isolation = \"run\"")
     while True:
         sup = os.fork()
         if sup == 0:
@@ -582,7 +587,10 @@ def empty_dir(top):
 def remove_sysv_ipc():
     """Removes every System V shared memory segment, semaphore set and
     message queue (the container has an IPC namespace of its own, where
-    they would outlast the program that made them)."""
+    they would outlast the program that made them). Where the kernel does
+    not list them (gVisor has no /proc/sysvipc, and its SHM_STAT finds
+    nothing), what is left cannot be told: that is a failure, and the
+    container ends."""
     try:
         import ctypes
 
@@ -596,6 +604,7 @@ def remove_sysv_ipc():
             with open("/proc/sysvipc/" + kind) as f:
                 rows = f.read().splitlines()[1:]
         except OSError:
+            ok = False
             continue
         for row in rows:
             fields = row.split()
