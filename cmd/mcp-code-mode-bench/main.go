@@ -63,6 +63,10 @@ type options struct {
 
 func main() { os.Exit(realMain()) }
 
+// defaultPhases are the phases of a whole run, whose report -out's default
+// keeps.
+const defaultPhases = "context,docker,serve,raised,cold,throughput"
+
 func realMain() int {
 	var o options
 	flag.IntVar(&o.n, "n", 20, "repetitions of each latency measurement")
@@ -76,13 +80,21 @@ func realMain() int {
 	flag.IntVar(&o.sleepMS, "sleep-ms", 50, "milliseconds each sleep call takes")
 	flag.DurationVar(&o.sample, "sample", 20*time.Millisecond, "RSS sampling period")
 	flag.BoolVar(&o.docker, "docker-run", true, "compare with `docker run` (needs the docker CLI)")
-	flag.StringVar(&o.phases, "phases", "context,docker,serve,raised,cold,throughput", "phases to run, comma-separated")
+	flag.StringVar(&o.phases, "phases", defaultPhases, "phases to run, comma-separated")
 	flag.StringVar(&o.clients, "clients", "1,4,8", "throughput: concurrent clients, comma-separated")
 	flag.DurationVar(&o.window, "window", 20*time.Second, "throughput: how long each concurrency is measured")
 	flag.DurationVar(&o.soak, "soak", 0, "instead of the phases, soak one serve --http this long and check that it leaves nothing behind (make soak)")
 	flag.IntVar(&o.soakN, "soak-clients", 8, "soak: concurrent clients")
 	flag.StringVar(&o.engines, "engines", "", "throughput: engines besides the default (unix://, tcp://, ssh://, comma-separated) for a row of serve spread over them all")
 	flag.Parse()
+	// Some of the phases would leave a partial report in place of the
+	// whole one: it is written only where -out says.
+	outSet := false
+	flag.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	if !outSet && o.phases != defaultPhases {
+		o.out = ""
+		fmt.Fprintln(os.Stderr, "bench: -phases names only some phases: the report is printed, not written (-out FILE writes it)")
+	}
 	if o.n < 1 || o.calls < 1 || o.sleeps < 1 || o.window < time.Second || o.soak < 0 || o.soakN < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -n, -calls, -sleeps and -soak-clients must be positive, -window at least 1s")
 		return 2
