@@ -135,7 +135,12 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	if a.usesSession(req) {
 		var err error
 		sb, err = a.takeSession(ctx, sessionKey(req.Namespace, req.Session), queued.C)
+		var busy *busyError
 		switch {
+		case errors.As(err, &busy):
+			res.RetryAfter = busy.retryAfter
+			res.fail("%v", err)
+			return res
 		case errors.Is(err, context.DeadlineExceeded):
 			res.Stopped = true
 			res.fail("the run waited %v for the session's run before it to end and gave up (runs of one session take turns on its sandbox)", deadline)

@@ -84,8 +84,16 @@ func (a *Aggregator) sessionBox(key string) *sessionBox {
 }
 
 // takeSession waits, at most until ctx ends or expired fires, for the turn
-// of session key's box; the caller must call releaseSession.
+// of session key's box; the caller must call releaseSession. A run that
+// must wait for its session's turn is waiting as one waiting for a run slot
+// is: past limits.queue of them, it is refused at once with a *busyError.
 func (a *Aggregator) takeSession(ctx context.Context, key string, expired <-chan time.Time) (*sessionBox, error) {
+	counted := false
+	defer func() {
+		if counted {
+			a.admit.waiting.Add(-1)
+		}
+	}()
 	for {
 		sb := a.sessionBox(key)
 		if sb == nil {
@@ -93,10 +101,21 @@ func (a *Aggregator) takeSession(ctx context.Context, key string, expired <-chan
 		}
 		select {
 		case sb.turn <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-expired:
-			return nil, context.DeadlineExceeded
+		default:
+			if !counted {
+				if a.admit.waiting.Add(1) > int64(a.cfg.Limits.Queue) {
+					waiting := int(a.admit.waiting.Add(-1))
+					return nil, &busyError{slots: cap(a.runSem), waiting: waiting, retryAfter: a.admit.retryAfter(cap(a.runSem), waiting)}
+				}
+				counted = true
+			}
+			select {
+			case sb.turn <- struct{}{}:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-expired:
+				return nil, context.DeadlineExceeded
+			}
 		}
 		if !sb.ended {
 			if sb.idle != nil {

@@ -412,3 +412,60 @@ func TestSessionIsOffUnderGVisor(t *testing.T) {
 		t.Errorf("runner told to serve a session under gVisor: exit %d (%v), said %q; want a refusal naming /proc/sysvipc", code, err, diag.String())
 	}
 }
+
+// TestASessionsWaitingRunsCountAgainstTheQueue: the runs of one session
+// take turns, and those waiting for the turn count against limits.queue as
+// runs waiting for a slot do, so a client cannot pile up runs in one session
+// past the queue: the one past it is refused at once as busy.
+func TestASessionsWaitingRunsCountAgainstTheQueue(t *testing.T) {
+	clitest.NeedEngine(t)
+	if strings.Contains(testRuntime(), "runsc") {
+		t.Skip(`isolation = "session" is off under gVisor`)
+	}
+	gate := filepath.Join(t.TempDir(), "open")
+	srv, _ := testServer(t, "test", "-gate", gate)
+	a := newAgg(t, func(c *config.Config) {
+		c.Isolation = config.IsolationSession
+		c.Limits.Queue = 1
+	}, srv)
+	run := func(out chan<- Result) {
+		out <- a.Run(t.Context(), Request{Code: "print(await mcp_test.gate())", Servers: []string{"test"}, Session: "s"})
+	}
+	first, second := make(chan Result, 1), make(chan Result, 1)
+	go run(first)
+	// The first run holds the session's turn; the second waits for it.
+	waitFor(t, "the first run to hold the session's turn", func() bool {
+		sb := a.sessionBox(sessionKey("", "s"))
+		return sb != nil && len(sb.turn) == 1
+	})
+	go run(second)
+	waitFor(t, "the second run to wait", func() bool { return a.admit.waiting.Load() == 1 })
+
+	third := a.Run(t.Context(), Request{Code: "print('never')", Session: "s"})
+	if third.Error == nil || !strings.Contains(*third.Error, "the server is busy") || third.RetryAfter < 1 || third.Stdout != "" {
+		t.Errorf("a third run while one waits and limits.queue = 1: %+v, want it refused as busy with a retry-after", third)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range []chan Result{first, second} {
+		res := <-ch
+		if res.Error != nil || strings.TrimSpace(res.Stdout) != "open" {
+			t.Errorf("run %d: %+v, want it to pass the gate", i+1, res)
+		}
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after a minute.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("gave up waiting for %s", what)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
