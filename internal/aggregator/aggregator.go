@@ -145,12 +145,6 @@ func New(cfg config.Config, servers []config.Server, engine Engine, log *slog.Lo
 	}
 	red := redact.New(secrets...)
 	log = slog.New(red.Handler(log.Handler()))
-	if cfg.Isolation == config.IsolationSession && strings.Contains(cfg.Runtime, "runsc") {
-		// gVisor keeps no /proc/sysvipc: what a run left in System V IPC
-		// cannot be listed, so cleaned, so a container serves one run.
-		log.Warn(`isolation = "session" is not available with gVisor (runtime runsc): the runner cannot list the System V IPC objects a run leaves; every run gets a container of its own`)
-		cfg.Isolation = config.IsolationRun
-	}
 	if name := cfg.Search.Embeddings.APIKeyEnv; name != "" && embeddingKey == "" && cfg.Search.Embeddings.URL != "" {
 		log.Warn("search.embeddings.api_key_env names a variable that is not set: no key is sent", "variable", name)
 	}

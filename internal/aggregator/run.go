@@ -179,10 +179,19 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		mods      = make([]*loaded, len(entries))
 		startErrs = make([]error, len(entries))
 	)
+	// The run's own session, or nil when it has a container of its own: a
+	// runner that refuses to serve a session (its kernel cannot be cleaned
+	// between runs) turns sessions off, and this run goes on as any other.
+	session := sb
 	wg.Go(func() {
 		if sb != nil {
 			box, boxErr = a.sessionContainer(runCtx, sb)
-			return
+			var refused *sessionRefusedError
+			if !errors.As(boxErr, &refused) {
+				return
+			}
+			a.refuseSessions(refused)
+			session = nil
 		}
 		box, boxErr = a.acquire(runCtx)
 	})
@@ -206,7 +215,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			}
 		}
 	}()
-	if box != nil && sb == nil {
+	if box != nil && session == nil {
 		defer func() {
 			a.wg.Go(func() {
 				if err := box.Close(); err != nil {
@@ -235,7 +244,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("sandbox: %v", boxErr)
 		return res
 	}
-	s := &runState{a: a, ctx: runCtx, box: box, session: sb, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
+	s := &runState{a: a, ctx: runCtx, box: box, session: session, mods: map[string]*loaded{}, budget: &budget{max: a.cfg.Limits.MaxCalls}, progress: req.Progress,
 		namespace: a.namespace(req.Namespace), id: id, sessionKey: req.Session, remote: req.Remote}
 	for _, m := range mods {
 		s.mods[m.alias] = m

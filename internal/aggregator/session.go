@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,11 +53,31 @@ type sessionTable struct {
 	mu     sync.Mutex
 	m      map[string]*sessionBox
 	closed bool // Close ended them all
+	// refused is set once a runner refused to serve a session (this
+	// runtime's kernel cannot be cleaned between runs): from then on every
+	// run gets a container of its own.
+	refused atomic.Bool
+}
+
+// sessionRefusedError is a runner's refusal to serve a session, with the
+// reason it gave.
+type sessionRefusedError struct{ reason string }
+
+func (e *sessionRefusedError) Error() string {
+	return "the sandbox cannot serve a session: " + e.reason
 }
 
 // usesSession reports whether req's run takes its session's sandbox.
 func (a *Aggregator) usesSession(req Request) bool {
-	return a.cfg.Isolation == config.IsolationSession && req.Session != "" && req.Session != CLISession
+	return a.cfg.Isolation == config.IsolationSession && req.Session != "" && req.Session != CLISession && !a.sessions.refused.Load()
+}
+
+// refuseSessions turns isolation "session" off for good after a runner
+// refused it, with one warning that gives the runner's reason.
+func (a *Aggregator) refuseSessions(err *sessionRefusedError) {
+	if a.sessions.refused.CompareAndSwap(false, true) {
+		a.log.Warn(`isolation = "session" is not available with this runtime: every run gets a container of its own`, "runtime", a.cfg.Runtime, "reason", err.reason)
+	}
 }
 
 // sessionKey is the key of the box of session in namespace (Request's
@@ -128,8 +149,10 @@ func (a *Aggregator) takeSession(ctx context.Context, key string, expired <-chan
 	}
 }
 
-// container returns the session's container, starting one (and telling its
-// runner to serve a session) when it has none or the one it had ended.
+// sessionContainer returns the session's container, starting one (and
+// telling its runner to serve a session) when it has none or the one it had
+// ended. A runner that refuses gives a *sessionRefusedError, before any
+// program reached it.
 func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*sandbox.Container, error) {
 	if sb.c != nil && sb.c.Alive() {
 		return sb.c, nil
@@ -140,14 +163,62 @@ func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*san
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.WriteString(c.Input, runner.SessionLine); err != nil {
+	diag := &tail.Buffer{Max: 2 << 10}
+	diagDone := make(chan struct{})
+	go func() {
+		defer close(diagDone)
+		_, _ = io.Copy(diag, c.Output)
+	}()
+	if err := a.startSession(ctx, c); err != nil {
 		a.wg.Go(func() { _ = c.Close() })
+		if errors.Is(err, errNoSessionReady) {
+			// The runner ended instead of answering: its stderr says why.
+			select {
+			case <-diagDone:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(diag.String()), "runner:"))
+			if reason == "" {
+				reason = "the runner ended without a word"
+			}
+			return nil, &sessionRefusedError{reason: a.redact.String(reason)}
+		}
 		return nil, fmt.Errorf("start a session in sandbox %.12s: %w", c.ID, err)
 	}
-	diag := &tail.Buffer{Max: 2 << 10}
-	go func() { _, _ = io.Copy(diag, c.Output) }()
 	sb.c, sb.diag = c, diag
 	return c, nil
+}
+
+// errNoSessionReady: the runner's stream ended before its SessionReady.
+var errNoSessionReady = errors.New("the runner ended before it was ready to serve a session")
+
+// startSession tells c's runner to serve a session and waits, within ctx,
+// for its runner.SessionReady.
+func (a *Aggregator) startSession(ctx context.Context, c *sandbox.Container) error {
+	if _, err := io.WriteString(c.Input, runner.SessionLine); err != nil {
+		return err
+	}
+	answer := make(chan error, 1)
+	go func() {
+		buf := make([]byte, len(runner.SessionReady))
+		n, err := io.ReadFull(c.Protocol, buf)
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			err = errNoSessionReady
+		case err == nil && string(buf[:n]) != runner.SessionReady:
+			err = fmt.Errorf("the runner answered %q, not that it is ready to serve a session", buf[:n])
+		}
+		answer <- err
+	}()
+	select {
+	case err := <-answer:
+		return err
+	case <-ctx.Done():
+		_ = c.Close() // ends the read
+		<-answer
+		return ctx.Err()
+	}
 }
 
 // discardSessionContainer removes the session's container, if any, in the

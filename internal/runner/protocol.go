@@ -38,12 +38,23 @@ import (
 // program; between programs the runner kills every other process in the
 // container and empties its writable places (/tmp, /dev/shm, /dev/mqueue)
 // and System V IPC objects. Replies the host sent after a program ended
-// are skipped. The container ends when the host closes its stdin.
+// are skipped. The container ends when the host closes its stdin. Before
+// its first program the runner answers SessionLine with SessionReady, or
+// ends if it cannot serve a session.
 
 // SessionLine is the host's first line to a container that serves a
 // session. It is shorter than any Start, which is how the runner tells the
 // modes apart without reading into a program.
 const SessionLine = `{"type":"session"}` + "\n"
+
+// SessionReady is the runner's answer to SessionLine when it can serve a
+// session, sent before any program, so without a key (no program has run
+// in the container yet). A runner that cannot serve one (it is not PID 1,
+// or the kernel keeps no list of System V IPC objects to clean, as under
+// gVisor) says why on its stderr and exits instead: the host then learns
+// from the first session's answer that this setup gives each run a
+// container of its own, and no run fails for it.
+const SessionReady = `{"type":"session_ready"}` + "\n"
 
 // Message types sent by the runner.
 const (

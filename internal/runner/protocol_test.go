@@ -203,12 +203,17 @@ func TestDepth(t *testing.T) {
 }
 
 // TestSessionLineIsTheRunners checks that the host's session line is the
-// one the runner looks for, and that it is shorter than any start line (so
+// one the runner looks for, that its answer is the one the host waits for,
+// and that it is shorter than any start line (so
 // the runner, reading that many bytes first, never reads into a program).
 func TestSessionLineIsTheRunners(t *testing.T) {
-	want := "SESSION_LINE = b'" + strings.TrimSuffix(SessionLine, "\n") + `\n'`
-	if !bytes.Contains(Script, []byte(want)) {
-		t.Fatalf("runner.py does not define %s", want)
+	for _, want := range []string{
+		"SESSION_LINE = b'" + strings.TrimSuffix(SessionLine, "\n") + `\n'`,
+		"SESSION_READY = b'" + strings.TrimSuffix(SessionReady, "\n") + `\n'`,
+	} {
+		if !bytes.Contains(Script, []byte(want)) {
+			t.Fatalf("runner.py does not define %s", want)
+		}
 	}
 	var b bytes.Buffer
 	if err := Encode(&b, NewStart("", nil, nil, NewKey())); err != nil {

@@ -66,6 +66,9 @@ WORKER_TYPES = {"call", "rpc", "done"}
 # (runner/protocol.go SessionLine). Every start line is longer, so reading
 # this many bytes first never reads into a program.
 SESSION_LINE = b'{"type":"session"}\n'
+# The answer to SESSION_LINE once this container can serve a session
+# (runner/protocol.go SessionReady); a container that cannot exits instead.
+SESSION_READY = b'{"type":"session_ready"}\n'
 # A session's supervisor exits with this when the host closed the stream:
 # the session is over.
 HOST_GONE = 3
@@ -466,6 +469,7 @@ def session(proto_in, proto_out):
     # what a program left, so such a container serves no session.
     if not os.path.isdir("/proc/sysvipc"):
         raise SystemExit("runner: session mode needs /proc/sysvipc to clean System V IPC between programs, and this kernel has none (gVisor?): use isolation = \"run\"")
+    write_all(proto_out, SESSION_READY)
     while True:
         sup = os.fork()
         if sup == 0:
