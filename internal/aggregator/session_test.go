@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -218,22 +219,14 @@ while True:
 // waitContainers waits until this process's sandbox containers satisfy ok.
 func waitContainers(t *testing.T, eng *sandbox.Engine, ok func(ids []string) bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	for {
-		ids, err := eng.Containers(ctx, sandbox.Owner())
-		if err != nil {
+	var ids []string
+	waitFor(t, func() string { return fmt.Sprintf("the containers to be as expected (now %v)", ids) }, func() bool {
+		var err error
+		if ids, err = eng.Containers(t.Context(), sandbox.Owner()); err != nil {
 			t.Fatal(err)
 		}
-		if ok(ids) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("containers %v: not as expected", ids)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+		return ok(ids)
+	})
 }
 
 // TestSessionContainerRemovedAtEnd checks that a session's container is
@@ -439,12 +432,12 @@ func TestASessionsWaitingRunsCountAgainstTheQueue(t *testing.T) {
 	first, second := make(chan Result, 1), make(chan Result, 1)
 	go run(first)
 	// The first run holds the session's turn; the second waits for it.
-	waitFor(t, "the first run to hold the session's turn", func() bool {
+	waitFor(t, func() string { return "the first run to hold the session's turn" }, func() bool {
 		sb := a.sessionBox(sessionKey("", "s"))
 		return sb != nil && len(sb.turn) == 1
 	})
 	go run(second)
-	waitFor(t, "the second run to wait", func() bool { return a.admit.waiting.Load() == 1 })
+	waitFor(t, func() string { return "the second run to wait" }, func() bool { return a.admit.waiting.Load() == 1 })
 
 	third := a.Run(t.Context(), Request{Code: "print('never')", Session: "s"})
 	if third.Error == nil || !strings.Contains(*third.Error, "the server is busy") || third.RetryAfter < 1 || third.Stdout != "" {
@@ -461,16 +454,17 @@ func TestASessionsWaitingRunsCountAgainstTheQueue(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after a minute.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitFor polls cond until it holds, failing the test after two minutes
+// with what it waited for (what is called then, so it can say what it saw).
+func waitFor(t *testing.T, what func() string, cond func() bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	for !cond() {
 		select {
 		case <-ctx.Done():
-			t.Fatalf("gave up waiting for %s", what)
-		case <-time.After(10 * time.Millisecond):
+			t.Fatalf("gave up waiting for %s", what())
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
