@@ -620,47 +620,127 @@ func plural(n int, noun string) string {
 func buildImageCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build-image [flags]",
-		Short: "Build the sandbox image (offline from Debian packages when no registry answers)",
-		Long: `Build the sandbox image through the container engine's API: Python and the runner, nothing
+		Short: "Build the sandbox image on every configured engine (offline from Debian packages when no registry answers)",
+		Long: `Build the sandbox image through the container engines' API: Python and the runner, nothing
 else. The base is ` + sandbox.DefaultBase + ` when a registry answers; otherwise (or with --base debian)
-a Python root filesystem is assembled from the host's Debian packages.`,
+a Python root filesystem is assembled from the host's Debian packages.
+
+It builds on every engine of the configuration's engines list (or the one DOCKER_HOST names, or
+the default socket), several at once, and prints a line for each: built, up to date (with
+--if-stale), the same engine as one before it, or failed and why. One engine failing does not
+stop the others; the exit status is 1 when any failed.`,
 		Args: usageArgs(cobra.NoArgs),
 	}
-	var base, tag string
+	var base, tag, cfgPath string
 	var ifStale bool
 	cmd.Flags().StringVar(&base, "base", "", `base image; "" tries `+sandbox.DefaultBase+` then assembles one from Debian packages; "debian" always does`)
 	cmd.Flags().StringVar(&tag, "tag", sandbox.DefaultImage(), "tag of the image to build")
-	cmd.Flags().BoolVar(&ifStale, "if-stale", false, "build only when the image is missing or holds another runner")
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return buildImage(cmd.Context(), s, base, tag, ifStale) }
+	cmd.Flags().BoolVar(&ifStale, "if-stale", false, "build only on the engines where the image is missing or holds another runner")
+	cmd.Flags().StringVar(&cfgPath, "config", "", "this program's config file, for its engines; default $XDG_CONFIG_HOME/mcp-code-mode/config.toml if present")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return buildImage(cmd.Context(), s, cfgPath, sandbox.BuildOptions{Tag: tag, Base: base}, ifStale)
+	}
 	return cmd
 }
 
-func buildImage(ctx context.Context, s streams, base, tag string, ifStale bool) error {
-	stdout, stderr := s.stdout, s.stderr
-	e, err := sandbox.New(ctx)
+// buildImage builds the sandbox image on each configured engine and prints
+// a line for each on stdout; the builds' progress goes to stderr, each line
+// led by its engine when there are several.
+func buildImage(ctx context.Context, s streams, cfgPath string, opts sandbox.BuildOptions, ifStale bool) error {
+	if cfgPath == "" {
+		cfgPath = defaultConfigPath()
+	}
+	cfg, err := config.Load(cfgPath, os.Environ())
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	if ifStale {
-		if d, err := e.ImageRunnerDigest(ctx, tag); err == nil && d == runner.Digest() {
-			fmt.Fprintf(stdout, "%s is current\n", tag)
-			return nil
+	var mu sync.Mutex
+	var logs []*linePrefixer
+	logFor := func(name string) io.Writer {
+		if len(cfg.Engines) < 2 {
+			return s.stderr
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		l := &linePrefixer{mu: &mu, w: s.stderr, prefix: "[" + name + "] "}
+		logs = append(logs, l)
+		return l
+	}
+	results := sandbox.BuildOnEach(ctx, cfg.Engines, opts, ifStale, logFor)
+	for _, l := range logs {
+		l.Flush()
+	}
+	failed := 0
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(s.stdout, "%s: failed: %s\n", r.Name, strings.ReplaceAll(strings.TrimSpace(r.Err.Error()), "\n", " "))
+		case r.SameAs != "":
+			fmt.Fprintf(s.stdout, "%s: the same engine as %s, not built twice\n", r.Name, r.SameAs)
+		case r.Current:
+			fmt.Fprintf(s.stdout, "%s: %s is up to date\n", r.Name, opts.Tag)
+		default:
+			fmt.Fprintf(s.stdout, "%s: built %s (%s) in %.1fs\n", r.Name, opts.Tag, shortID(r.ID), r.Took.Seconds())
 		}
 	}
-	began := time.Now()
-	id, err := e.BuildImage(ctx, sandbox.BuildOptions{Tag: tag, Base: base, Log: stderr})
-	if err != nil {
-		return err
+	if failed > 0 {
+		fmt.Fprintf(s.stderr, "build-image: failed on %d of %s\n", failed, plural(len(results), "engine"))
+		return exitError{1}
 	}
-	fmt.Fprintf(stdout, "built %s (%s) in %.1fs\n", tag, shortID(id), time.Since(began).Seconds())
 	return nil
+}
+
+// linePrefixer writes what it is given to w line by line, each line led by
+// prefix and written whole under mu, so that several builds can share one
+// stream. A line longer than maxLogLine is cut there.
+type linePrefixer struct {
+	mu     *sync.Mutex
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+// maxLogLine is the longest line a linePrefixer holds before writing it.
+const maxLogLine = 64 << 10
+
+func (l *linePrefixer) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 && len(l.buf) < maxLogLine {
+			return len(p), nil
+		}
+		if i < 0 {
+			i = len(l.buf) - 1
+		}
+		l.writeLine(l.buf[:i+1])
+		l.buf = l.buf[i+1:]
+	}
+}
+
+// Flush writes what is left of a last line without a newline.
+func (l *linePrefixer) Flush() {
+	if len(l.buf) > 0 {
+		l.writeLine(append(l.buf, '\n'))
+		l.buf = nil
+	}
+}
+
+func (l *linePrefixer) writeLine(line []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	io.WriteString(l.w, l.prefix)
+	l.w.Write(line)
 }
 
 // doctorEngine checks one container engine: that it answers, holds the
 // current sandbox image (or will have it built by the first run) and knows
-// the configured runtime. With several engines, each check names its engine.
-func doctorEngine(ctx context.Context, cfg config.Config, host string, name bool, report func(ok bool, what, detail, fix string)) {
+// the configured runtime. With several engines, each check names its engine,
+// and an engine seen before under another address (seen maps identities to
+// the first address) is said to be that one and not checked again.
+func doctorEngine(ctx context.Context, cfg config.Config, host string, seen map[sandbox.Identity]string, report func(ok bool, what, detail, fix string)) {
+	name := seen != nil
 	what := func(s string) string {
 		if name {
 			return s + " " + host
@@ -680,6 +760,16 @@ func doctorEngine(ctx context.Context, cfg config.Config, host string, name bool
 	}
 	defer e.Close()
 	if name {
+		id, err := e.Identity(ctx)
+		if err != nil {
+			report(false, what("container engine"), err.Error(), "")
+			return
+		}
+		if first, ok := seen[id]; ok && id.Known() {
+			report(true, what("container engine"), "the same engine as "+first+": serve uses that address only", "")
+			return
+		}
+		seen[id] = host
 		report(true, what("container engine"), "reachable", "")
 	} else {
 		report(true, what("container engine"), e.Host()+" reachable", "")
@@ -802,8 +892,12 @@ func doctor(ctx context.Context, c *common, s streams, asJSON bool) (err error) 
 	if len(hosts) == 0 {
 		hosts = []string{""}
 	}
+	var seen map[sandbox.Identity]string
+	if len(hosts) > 1 {
+		seen = map[sandbox.Identity]string{}
+	}
 	for _, host := range hosts {
-		doctorEngine(ctx, cfg, host, len(hosts) > 1, report)
+		doctorEngine(ctx, cfg, host, seen, report)
 	}
 	agg, eng, problems, err := setup(c, stderr, nil, inspect)
 	if err != nil {

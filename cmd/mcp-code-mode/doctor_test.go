@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,5 +78,45 @@ func TestDoctorChecksTheAuditLogAndTheEmbeddingServer(t *testing.T) {
 	got = doctor("off", "[audit]\ndir = "+strconv.Quote(auditDir)+"\n")
 	if _, ok := got["embedding server"]; ok {
 		t.Error("doctor checked an embedding server none configured")
+	}
+}
+
+// doctor, given one engine under two addresses (its socket and a symlink
+// to it), says the second is the same engine, which serve uses under the
+// first address only.
+func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
+	e := clitest.NeedEngine(t)
+	sock, ok := strings.CutPrefix(e.Host(), "unix://")
+	if !ok {
+		t.Skipf("the engine is at %s, not a unix socket a symlink can point at", e.Host())
+	}
+	f := clitest.NewFixture(t, "")
+	link := "unix://" + filepath.Join(f.Dir, "docker.sock")
+	if err := os.Symlink(sock, strings.TrimPrefix(link, "unix://")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(f.Dir, "engines.toml")
+	f.Write(t, path, "engines = ["+strconv.Quote(e.Host())+", "+strconv.Quote(link)+"]\n")
+	r := f.Run(t, "", nil, "doctor", "--json", "--no-discovery", "--config", path)
+	var checks []check
+	if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+		t.Fatalf("doctor --json: %v\n%s%s", err, r.Stdout, r.Stderr)
+	}
+	found := map[string]check{}
+	for _, c := range checks {
+		found[c.Check] = c
+	}
+	if c := found["container engine "+e.Host()]; !c.OK || c.Detail != "reachable" {
+		t.Errorf("the first address: %+v, want reachable", c)
+	}
+	want := "the same engine as " + e.Host() + ": serve uses that address only"
+	if c := found["container engine "+link]; !c.OK || c.Detail != want {
+		t.Errorf("the symlink: %+v, want %q", c, want)
+	}
+	if _, ok := found["sandbox image "+link]; ok {
+		t.Errorf("doctor checked the image again under the second address: %+v", checks)
+	}
+	if c := found["sandbox run"]; !c.OK {
+		t.Errorf("sandbox run: %+v", c)
 	}
 }

@@ -310,8 +310,8 @@ type Config struct {
 	Image   string `koanf:"image"`   // sandbox image
 	Runtime string `koanf:"runtime"` // the engine's OCI runtime for sandboxes ("" = its default; "runsc" = gVisor)
 	// Engines are the container engines runs are spread over, each as
-	// sandbox.Dial takes it (unix://, tcp://, ssh://); none means the one
-	// DOCKER_HOST names, or the default socket.
+	// sandbox.Dial takes it (unix://, tcp://, ssh://), without a trailing
+	// slash; none means the one DOCKER_HOST names, or the default socket.
 	Engines []string `koanf:"engines"`
 	// Isolation is what a sandbox container serves: IsolationRun (one run,
 	// the default) or IsolationSession (the runs of one client session).
@@ -457,11 +457,11 @@ func Load(path string, environ []string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("environment: %w", err)
 	}
-	// Where each policy key was set (AllowFrom, ...): the file overrides
-	// the environment.
-	policyKeys := [...]string{"allow", "deny", "default_policy"}
+	// Where each policy key was set (AllowFrom, ...), and engines, for
+	// its errors: the file overrides the environment.
+	sourcedKeys := [...]string{"allow", "deny", "default_policy", "engines"}
 	from := map[string]string{}
-	for _, key := range policyKeys {
+	for _, key := range sourcedKeys {
 		if k.Exists(key) {
 			from[key] = EnvPrefix + strings.ToUpper(key)
 		}
@@ -495,7 +495,7 @@ func Load(path string, environ []string) (Config, error) {
 		if err := k.Merge(kf); err != nil {
 			return Config{}, fmt.Errorf("config %s: %w", path, err)
 		}
-		for _, key := range policyKeys {
+		for _, key := range sourcedKeys {
 			if kf.Exists(key) {
 				from[key] = path
 			}
@@ -536,8 +536,8 @@ func Load(path string, environ []string) (Config, error) {
 	if strings.TrimSpace(cfg.Image) == "" {
 		return Config{}, fmt.Errorf("config: image must not be empty")
 	}
-	if err := validateEngines(cfg.Engines); err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+	if cfg.Engines, err = normalEngines(cfg.Engines); err != nil {
+		return Config{}, fmt.Errorf("config: %s: %w", from["engines"], err)
 	}
 	if err := cfg.Limits.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
@@ -652,21 +652,36 @@ func (e EmbeddingsConfig) validate() error {
 	return nil
 }
 
-// validateEngines checks each engine address without connecting, and that
-// none is listed twice: two pools on one engine would each take the other's
-// stopped containers for their own.
-func validateEngines(engines []string) error {
-	seen := map[string]bool{}
+// normalEngines checks each engine address without connecting, drops a
+// trailing slash, and refuses an address listed twice, with or without the
+// slash: one engine under two addresses would get two warm pools and two
+// shares of the runs. (Spellings that differ otherwise, a symlink to a
+// socket or localhost for 127.0.0.1, are told apart only by the engine's
+// identity, when serve connects.)
+func normalEngines(engines []string) ([]string, error) {
+	if engines == nil {
+		return nil, nil
+	}
+	out := make([]string, 0, len(engines))
+	first := map[string]int{}
 	for i, h := range engines {
 		if err := sandbox.CheckHost(h); err != nil {
-			return fmt.Errorf("engines[%d]: %w", i, err)
+			return nil, fmt.Errorf("engines[%d]: %w", i, err)
 		}
-		if seen[h] {
-			return fmt.Errorf("engines[%d]: %q is listed twice", i, h)
+		n := h
+		if scheme, rest, _ := strings.Cut(h, "://"); strings.TrimRight(rest, "/") != "" {
+			n = scheme + "://" + strings.TrimRight(rest, "/")
 		}
-		seen[h] = true
+		if j, ok := first[n]; ok {
+			if engines[j] == h {
+				return nil, fmt.Errorf("engines[%d]: %q is listed twice (engines[%d] too): list each engine once", i, h, j)
+			}
+			return nil, fmt.Errorf("engines[%d]: %q is listed twice (engines[%d] is %q: a trailing slash makes no other engine): list each engine once", i, h, j, engines[j])
+		}
+		first[n] = i
+		out = append(out, n)
 	}
-	return nil
+	return out, nil
 }
 
 // Spec returns what each sandbox container is: image, runtime and limits.

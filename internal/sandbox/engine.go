@@ -196,6 +196,34 @@ func (e *Engine) Ping(ctx context.Context) error {
 // Close releases the connection to the engine.
 func (e *Engine) Close() error { return e.cli.Close() }
 
+// Identity is what tells one engine from another, as its Info reports it.
+// Two addresses that reach one daemon (a socket and a symlink to it,
+// localhost and 127.0.0.1) give equal identities.
+//
+// The daemon's ID alone does not do: Docker before 23.0 derives it from
+// /etc/docker/key.json, which every daemon of a host shares, so the host
+// name and the data root go with it (two daemons cannot share a data
+// root). Podman makes up a new ID on every call, so two addresses of one
+// Podman service never match.
+type Identity struct {
+	ID      string // the daemon's ID, as `docker info` prints it
+	Name    string // its host name
+	RootDir string // its data root (/var/lib/docker)
+}
+
+// Known reports whether the engine reported an ID: an engine that reports
+// none is like no other.
+func (id Identity) Known() bool { return id.ID != "" }
+
+// Identity returns what tells the engine from another (see Identity).
+func (e *Engine) Identity(ctx context.Context) (Identity, error) {
+	info, err := e.cli.Info(ctx, client.InfoOptions{})
+	if err != nil {
+		return Identity{}, fmt.Errorf("engine info: %w", err)
+	}
+	return Identity{ID: info.Info.ID, Name: info.Info.Name, RootDir: info.Info.DockerRootDir}, nil
+}
+
 // Runtimes returns the names of the OCI runtimes the engine knows.
 func (e *Engine) Runtimes(ctx context.Context) ([]string, error) {
 	info, err := e.cli.Info(ctx, client.InfoOptions{})

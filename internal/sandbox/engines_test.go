@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -258,6 +260,138 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 			t.Fatalf("a run went to %s, which has no runsc", host)
 		}
 	}
+	p.Close()
+	noContainersLeft(t, e1)
+}
+
+// sameEngineWarning is the start of the warning about two addresses of one
+// engine.
+const sameEngineWarning = "two addresses reach the same container engine"
+
+// waitSameAs waits until the provider's engine i is left out as the same
+// engine as another, and returns its status.
+func waitSameAs(t *testing.T, p *Provider, i int) EngineStatus {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if st := p.Engines(); len(st) > i && st[i].SameAs != "" {
+			return st[i]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("engine %d is not left out as a duplicate after a minute: %+v", i, p.Engines())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// socketLink returns the address of a symlink to e's unix socket in a fresh
+// directory; the symlink itself is made only when now.
+func socketLink(t *testing.T, e *Engine, now bool) string {
+	t.Helper()
+	sock, ok := strings.CutPrefix(e.Host(), "unix://")
+	if !ok {
+		testenv.SkipOrFail(t, "the engine is at %s, not a unix socket a symlink can point at", e.Host())
+	}
+	path := filepath.Join(t.TempDir(), "docker.sock")
+	if now {
+		if err := os.Symlink(sock, path); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		t.Cleanup(func() { os.Remove(path) })
+	}
+	return "unix://" + path
+}
+
+// checkOneWarning checks that the log warns once of the same engine under
+// two addresses, naming both.
+func checkOneWarning(t *testing.T, logs string, first, dup string) {
+	t.Helper()
+	var lines []string
+	for l := range strings.SplitSeq(logs, "\n") {
+		if strings.Contains(l, sameEngineWarning) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("%d warnings of the same engine under two addresses, want 1:\n%s", len(lines), logs)
+	}
+	if !strings.Contains(lines[0], "engine="+first) || !strings.Contains(lines[0], "duplicate="+dup) {
+		t.Errorf("the warning does not name %s as the engine used and %s as its duplicate: %s", first, dup, lines[0])
+	}
+}
+
+// The same dockerd listed twice, under its socket and a symlink to it, is
+// one engine: one warm pool, every run on the first address, one warning
+// naming both. Without this, one daemon would get two pools and two shares
+// of the runs.
+func TestTwoAddressesOfOneEngineAreOneEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e1 := testEngine(t)
+	defaultImageOn(t, e1)
+	hosts := []string{e1.Host(), socketLink(t, e1, true)}
+	var logs logBuffer
+	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitEngine(t, p, 0, true)
+	st := waitSameAs(t, p, 1)
+	if st.SameAs != hosts[0] || st.Usable || st.Err == nil || !strings.Contains(st.Err.Error(), hosts[1]) || !strings.Contains(st.Err.Error(), hosts[0]) {
+		t.Fatalf("the symlink's status is %+v, want left out as the same engine as %s, naming both", st, hosts[0])
+	}
+	count := runConcurrently(t, p, 6, 3)
+	if count[hosts[0]] != 6 {
+		t.Fatalf("runs by address: %v, want all 6 on %s", count, hosts[0])
+	}
+	if got := p.Stats().Target; got != 1 {
+		t.Errorf("the warm pools' target is %d, want 1: one pool for the one engine", got)
+	}
+	checkOneWarning(t, logs.String(), hosts[0], hosts[1])
+	p.Close()
+	noContainersLeft(t, e1)
+}
+
+// When the first address of an engine answers only after the second has
+// been put to use, the first is kept: the second's pool is closed, it is
+// left out with one warning, and the runs go to the first.
+func TestTheFirstAddressOfAnEngineIsKeptWhenItAnswersLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e1 := testEngine(t)
+	defaultImageOn(t, e1)
+	hosts := []string{socketLink(t, e1, false), e1.Host()}
+	var logs logBuffer
+	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitEngine(t, p, 1, true)
+	if host := runOn(t, p); host != hosts[1] {
+		t.Fatalf("ran on %s while only %s answered", host, hosts[1])
+	}
+	sock := strings.TrimPrefix(e1.Host(), "unix://")
+	if err := os.Symlink(sock, strings.TrimPrefix(hosts[0], "unix://")); err != nil {
+		t.Fatal(err)
+	}
+	st := waitSameAs(t, p, 1)
+	if st.SameAs != hosts[0] || st.Usable {
+		t.Fatalf("the second address's status is %+v, want left out for %s", st, hosts[0])
+	}
+	waitEngine(t, p, 0, true)
+	count := runConcurrently(t, p, 4, 2)
+	if count[hosts[0]] != 4 {
+		t.Fatalf("runs by address: %v, want all 4 on %s", count, hosts[0])
+	}
+	if got := p.Stats().Target; got != 1 {
+		t.Errorf("the warm pools' target is %d, want 1: one pool for the one engine", got)
+	}
+	checkOneWarning(t, logs.String(), hosts[0], hosts[1])
 	p.Close()
 	noContainersLeft(t, e1)
 }

@@ -27,6 +27,12 @@ import (
 // warning) and its runs go to the others; it is checked again with back-off
 // and brought back once it answers. With none usable, a run fails naming
 // each engine and why.
+//
+// Two addresses that reach the same engine (equal Identity: a socket and a
+// symlink to it, localhost and 127.0.0.1) are one engine: the first in the
+// configured order is used, the other is left out for good with one warning
+// naming both, so one daemon never gets two warm pools or two shares of
+// the runs.
 type Provider struct {
 	log   *slog.Logger
 	spec  Spec     // what the warm containers are
@@ -51,6 +57,7 @@ const (
 	connecting memberState = iota // being connected, checked, or its image built
 	usable
 	down
+	duplicate // the same engine as an earlier member (sameAs): never used
 )
 
 // member is one engine of the provider.
@@ -67,6 +74,8 @@ type member struct {
 	backoff  time.Duration
 	check    time.Time // when to check it next
 	warned   bool      // its outage has been logged
+	id       Identity  // the engine's, once it has answered
+	sameAs   *member   // the earlier member of the same engine, when duplicate
 }
 
 // How often a usable engine is pinged, how long a ping may take, and the
@@ -162,8 +171,9 @@ type EngineStatus struct {
 	Host   string // as configured ("" = DOCKER_HOST or the default socket)
 	Name   string // where it is
 	Usable bool
-	InUse  int   // containers handed out and not yet closed
-	Err    error // why it is not usable (nil while connecting)
+	InUse  int    // containers handed out and not yet closed
+	Err    error  // why it is not usable (nil while connecting)
+	SameAs string // the earlier address of the same engine, when this one is left out for it
 }
 
 // Engines reports each engine's status, in the configured order; none
@@ -173,7 +183,11 @@ func (p *Provider) Engines() []EngineStatus {
 	defer p.mu.Unlock()
 	out := make([]EngineStatus, 0, len(p.members))
 	for _, m := range p.members {
-		out = append(out, EngineStatus{Host: m.host, Name: m.name, Usable: m.state == usable, InUse: m.inUse, Err: m.err})
+		st := EngineStatus{Host: m.host, Name: m.name, Usable: m.state == usable, InUse: m.inUse, Err: m.err}
+		if m.sameAs != nil {
+			st.SameAs = m.sameAs.host
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -240,8 +254,10 @@ func (p *Provider) acquire(ctx context.Context, reserve bool) (*member, *Pool, e
 			}
 			retried = true
 			for _, m := range p.members {
-				m.state = connecting
-				p.wg.Go(func() { p.connect(m) })
+				if m.state == down {
+					m.state = connecting
+					p.wg.Go(func() { p.connect(m) })
+				}
 			}
 		}
 		ch := p.changed
@@ -280,11 +296,13 @@ func (p *Provider) leastLoadedLocked() *member {
 func (p *Provider) noEngineLocked() error {
 	var why []string
 	for _, m := range p.members {
-		why = append(why, m.err.Error())
+		if m.state != duplicate {
+			why = append(why, m.err.Error())
+		}
 	}
 	what := "the container engine is not usable"
-	if len(p.members) > 1 {
-		what = fmt.Sprintf("none of the %d container engines is usable", len(p.members))
+	if len(why) > 1 {
+		what = fmt.Sprintf("none of the %d container engines is usable", len(why))
 	}
 	return fmt.Errorf("%s: %s (is Docker or Podman running? see `mcp-code-mode doctor`)", what, strings.Join(why, "; "))
 }
@@ -317,7 +335,7 @@ func (p *Provider) connect(m *member) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m.building = false
-	if p.closed {
+	if p.closed || m.state == duplicate {
 		if e != nil {
 			e.Close()
 		}
@@ -336,9 +354,14 @@ func (p *Provider) connect(m *member) {
 	p.broadcastLocked()
 }
 
-// prepare dials m's engine, removes orphaned sandboxes (after an outage,
-// also this process's containers the engine stopped), checks the runtime,
-// and builds the default image when the engine lacks it.
+// errSameEngine is prepare's error for a member found to be the same
+// engine as an earlier one.
+var errSameEngine = errors.New("the same engine as an earlier address")
+
+// prepare dials m's engine, reads its identity (see identify), removes
+// orphaned sandboxes (after an outage, also this process's containers the
+// engine stopped), checks the runtime, and builds the default image when
+// the engine lacks it.
 func (p *Provider) prepare(m *member) (*Engine, error) {
 	ctx, cancel := context.WithTimeout(p.ctx, connectTimeout)
 	defer cancel()
@@ -349,6 +372,13 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 	fail := func(err error) (*Engine, error) {
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", e.Host(), err)
+	}
+	id, err := e.Identity(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if p.identify(m, id) {
+		return fail(errSameEngine)
 	}
 	if n, err := e.Sweep(ctx, 24*time.Hour); err != nil {
 		p.log.Warn("sweep of orphaned sandboxes failed", "engine", e.Host(), "err", err)
@@ -384,7 +414,11 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 		}
 		p.mu.Lock()
 		m.building = true
+		same := m.state == duplicate // found out meanwhile by an earlier address
 		p.mu.Unlock()
+		if same {
+			return fail(errSameEngine)
+		}
 		p.log.Warn("the sandbox image is missing on an engine; building it there", "engine", e.Host(), "image", p.spec.Image)
 		began := time.Now()
 		bctx, cancel := context.WithTimeout(p.ctx, buildTimeout)
@@ -395,6 +429,57 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 		p.log.Info("built the sandbox image", "engine", e.Host(), "image", p.spec.Image, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return e, nil
+}
+
+// identify records m's engine identity and reports whether an earlier
+// member (in the configured order) reaches the same engine; if so, m is
+// marked a duplicate of it. A later member of the same engine is marked a
+// duplicate of m, and its pool, if it had become usable first, is closed.
+func (p *Provider) identify(m *member, id Identity) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m.state == duplicate {
+		return true
+	}
+	m.id = id
+	if !id.Known() {
+		return false
+	}
+	earlier := true
+	for _, o := range p.members {
+		switch {
+		case o == m:
+			earlier = false
+		case o.state == duplicate || o.id != id:
+		case earlier:
+			p.duplicateLocked(m, o)
+			return true
+		default:
+			p.duplicateLocked(o, m)
+		}
+	}
+	return false
+}
+
+// duplicateLocked leaves d out for good as the same engine as first, with
+// one warning naming both, closing d's pool if it had one.
+func (p *Provider) duplicateLocked(d, first *member) {
+	if d.pool != nil {
+		pool, e := d.pool, d.e
+		p.wg.Go(func() {
+			pool.Close()
+			e.Close()
+		})
+	}
+	d.pool, d.e, d.state, d.sameAs = nil, nil, duplicate, first
+	d.err = fmt.Errorf("engine %s: the same engine as %s (ID %s, data root %s): left out", d.name, first.name, d.id.ID, d.id.RootDir)
+	for _, o := range p.members {
+		if o.sameAs == d {
+			o.sameAs = first
+		}
+	}
+	p.log.Warn("two addresses reach the same container engine; only the first is used", "engine", first.name, "duplicate", d.name, "id", d.id.ID, "data_root", d.id.RootDir)
+	p.broadcastLocked()
 }
 
 // downLocked takes m out of use for err, closing its pool, and schedules
