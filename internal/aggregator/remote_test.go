@@ -1,17 +1,14 @@
 package aggregator
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os/exec"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -33,28 +30,7 @@ func httpTestServer(t *testing.T) string {
 // returns its URL.
 func remoteTestServer(t *testing.T, mode string) string {
 	t.Helper()
-	cmd := exec.Command(clitest.TestServer(), "-name", "remote", mode, "127.0.0.1:0")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-			go func() { _, _ = io.Copy(io.Discard, stderr) }()
-			return strings.TrimSpace(sc.Text()[i:])
-		}
-	}
-	t.Fatal("the test server did not say where it listens")
-	return ""
+	return clitest.RemoteTestServer(t, mode, "-name", "remote")
 }
 
 // proxy puts check in front of the server at target.

@@ -192,6 +192,9 @@ func (a *Aggregator) handleRun(ctx context.Context, req mcp.CallToolRequest) (*m
 		stop := reportProgress(ctx, req.Params.Meta.ProgressToken, &run)
 		defer stop()
 	}
+	if a.obs.tracing.Enabled() {
+		ctx = a.joinTrace(ctx, req)
+	}
 	res := a.Run(ctx, run)
 	return toolResult(res, a.cfg.OutputMode), nil
 }

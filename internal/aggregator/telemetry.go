@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -54,8 +55,12 @@ const (
 )
 
 // SetTelemetry sends spans to tracing and records metrics in metrics from
-// now on; either may be nil (off). The aggregator flushes tracing in Close.
-// Call it before the aggregator is used.
+// now on; either may be nil (off). With tracing on, a run joins the trace
+// of the client that asked for it when its tools/call carries W3C trace
+// context (see joinTrace), and the calls to wrapped servers carry the
+// traceparent of their spans (upstream.Server.PassTraceContext). The
+// aggregator flushes tracing in Close. Call it before the aggregator is
+// used.
 func (a *Aggregator) SetTelemetry(tracing *telemetry.Tracing, metrics *telemetry.Metrics) {
 	a.obs = observing{tracing: tracing, metrics: metrics}
 	if tracing.Enabled() {
@@ -63,6 +68,9 @@ func (a *Aggregator) SetTelemetry(tracing *telemetry.Tracing, metrics *telemetry
 	}
 	for _, e := range a.entries {
 		e.up.OnStart(a.startHook(e))
+		if tracing.Enabled() {
+			e.up.PassTraceContext()
+		}
 	}
 }
 
@@ -114,6 +122,52 @@ func (a *Aggregator) startHook(e *entry) upstream.StartHook {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// joinTrace returns ctx with the client's span as the remote parent of the
+// run's, when the tools/call req carries W3C trace context: its _meta's
+// traceparent and tracestate when that traceparent is valid, else those of
+// the HTTP request that carried it (serve --http). A value that is
+// malformed, repeated or over telemetry.MaxTraceContextBytes is ignored and
+// the run is a trace of its own; the log says so at debug level, without
+// the value. Neither value becomes a span attribute or reaches a log.
+func (a *Aggregator) joinTrace(ctx context.Context, req mcp.CallToolRequest) context.Context {
+	if m := req.Params.Meta; m != nil {
+		if raw, ok := m.AdditionalFields[telemetry.TraceParentKey]; ok {
+			parent, _ := raw.(string)
+			state, _ := m.AdditionalFields[telemetry.TraceStateKey].(string)
+			if joined, ok := telemetry.RemoteParent(ctx, parent, state); ok {
+				return joined
+			}
+			a.log.Debug("trace context ignored: not a valid traceparent", "in", "_meta", "bytes", len(parent))
+		}
+	}
+	parents := req.Header.Values(telemetry.TraceParentKey)
+	if len(parents) == 0 {
+		return ctx
+	}
+	// Several traceparent headers are invalid; several tracestate headers
+	// are one list.
+	if len(parents) == 1 {
+		if joined, ok := telemetry.RemoteParent(ctx, parents[0], joinStates(req.Header.Values(telemetry.TraceStateKey))); ok {
+			return joined
+		}
+	}
+	a.log.Debug("trace context ignored: not a valid traceparent", "in", "header", "headers", len(parents), "bytes", len(parents[0]))
+	return ctx
+}
+
+// joinStates joins tracestate header values into one list, or gives ""
+// when it would be longer than telemetry.MaxTraceContextBytes (without
+// building it).
+func joinStates(values []string) string {
+	n := len(values) - 1
+	for _, v := range values {
+		if n += len(v); n > telemetry.MaxTraceContextBytes {
+			return ""
+		}
+	}
+	return strings.Join(values, ",")
 }
 
 // startRun starts the span of a run.

@@ -1,8 +1,10 @@
 package clitest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"os/exec"
@@ -117,11 +119,19 @@ type RunResult struct {
 // RunPython calls run_python with args.
 func RunPython(t testing.TB, c *client.Client, args map[string]any) RunResult {
 	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Arguments = args
+	return CallRunPython(t, c, req)
+}
+
+// CallRunPython sends req, a tools/call of run_python (its name is set
+// here), for a test that sets more than the arguments: its _meta, or the
+// HTTP headers of the request that carries it.
+func CallRunPython(t testing.TB, c *client.Client, req mcp.CallToolRequest) RunResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	req := mcp.CallToolRequest{}
 	req.Params.Name = "run_python"
-	req.Params.Arguments = args
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
 		t.Fatalf("tools/call run_python: %v", err)
@@ -205,4 +215,33 @@ func HTTPClient(t testing.TB, url string, headers map[string]string) *client.Cli
 		t.Fatal(err)
 	}
 	return c
+}
+
+// RemoteTestServer starts the test server with mode ("-http" or "-sse"),
+// and args (say, "-log", FILE), listening on a free loopback port, and
+// returns its URL. The test's cleanup kills it.
+func RemoteTestServer(t testing.TB, mode string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(serverBin, append(append([]string{}, args...), mode, "127.0.0.1:0")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			return strings.TrimSpace(sc.Text()[i:])
+		}
+	}
+	t.Fatal("the test server did not say where it listens")
+	return ""
 }

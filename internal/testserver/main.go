@@ -14,6 +14,7 @@
 //	-name NAME     server name reported in initialize (default "testserver")
 //	-log FILE      append one JSON line per tools/call received:
 //	               {"tool":...,"args":...,"start_unix_nano":...,"end_unix_nano":...}
+//	               and the W3C trace context it came with (package calllog)
 //	-workers N     stdio only: how many tool calls run concurrently (default 32)
 //
 // Everything except JSON-RPC goes to stderr; stdout is the stdio transport.
@@ -69,6 +70,22 @@ func rawArgs(req mcp.CallToolRequest) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// record is the call log's record of req, which ran from start to end
+// (Unix nanoseconds).
+func record(req mcp.CallToolRequest, start, end int64) calllog.Record {
+	rec := calllog.Record{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: end,
+		Traceparent: strings.Join(req.Header.Values("traceparent"), " | "), Tracestate: strings.Join(req.Header.Values("tracestate"), " | ")}
+	if m := req.Params.Meta; m != nil {
+		if v, ok := m.AdditionalFields["traceparent"]; ok {
+			rec.MetaTraceparent = fmt.Sprint(v)
+		}
+		if v, ok := m.AdditionalFields["tracestate"]; ok {
+			rec.MetaTracestate = fmt.Sprint(v)
+		}
+	}
+	return rec
 }
 
 // args decodes the arguments with UseNumber so integers stay exact. A
@@ -198,7 +215,9 @@ func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, ga
 			return
 		}
 		now := time.Now().UnixNano()
-		logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(*req), StartUnixNano: now, EndUnixNano: now, Unknown: true})
+		rec := record(*req, now, now)
+		rec.Unknown = true
+		logCall(clog, rec)
 	})
 
 	s := server.NewMCPServer(name, version,
@@ -211,11 +230,11 @@ func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, ga
 				start := time.Now().UnixNano()
 				if req.Params.Name == "crash" {
 					// The handler never returns; log before it exits.
-					logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: start})
+					logCall(clog, record(req, start, start))
 					return next(ctx, req)
 				}
 				defer func() {
-					logCall(clog, calllog.Record{Tool: req.Params.Name, Args: rawArgs(req), StartUnixNano: start, EndUnixNano: time.Now().UnixNano()})
+					logCall(clog, record(req, start, time.Now().UnixNano()))
 				}()
 				return next(ctx, req)
 			}

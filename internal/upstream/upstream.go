@@ -119,6 +119,7 @@ type Server struct {
 	recalled bool          // the catalog's record of failed starts was read
 
 	onStart StartHook // nil: starts are told to no one
+	traces  bool      // requests carry the trace context (PassTraceContext)
 }
 
 // StartHook is told of each start of a server as it begins; it returns the
@@ -542,8 +543,12 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	case config.TransportHTTP:
 		var headers map[string]string
 		if headers, err = u.headers(); err == nil {
-			sess.c, err = client.NewStreamableHttpClient(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log),
+			var tr *transport.StreamableHTTP
+			tr, err = transport.NewStreamableHTTP(u.srv.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPLogger(u.log),
 				transport.WithHTTPBasicClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, nil, u.auth)))
+			if err == nil {
+				sess.c = client.NewClient(tr, u.traceOptions(u.srv.Transport)...)
+			}
 		}
 	case config.TransportSSE:
 		sess.streamed = true
@@ -552,10 +557,14 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 			// mcp-go's own waits (30 s for the endpoint, 60 s for each
 			// answer) would cut calls the configured timeouts allow; the
 			// contexts of the handshake and of each call bound them instead.
-			sess.c, err = client.NewSSEMCPClient(u.srv.URL, transport.WithHeaders(headers), transport.WithSSELogger(u.log),
+			var tr *transport.SSE
+			tr, err = transport.NewSSE(u.srv.URL, transport.WithHeaders(headers), transport.WithSSELogger(u.log),
 				transport.WithHTTPClient(httpClient(u.limits.MaxMessageBytes, &sess.tooLarge, sess.overflowed, u.auth)),
 				transport.WithEndpointTimeout(u.limits.ConnectTimeout),
 				transport.WithResponseTimeout(max(u.limits.CallTimeout, u.limits.ConnectTimeout)))
+			if err == nil {
+				sess.c = client.NewClient(tr, u.traceOptions(u.srv.Transport)...)
+			}
 		}
 	default:
 		err = fmt.Errorf("unknown transport %q", u.srv.Transport)
@@ -704,7 +713,7 @@ func (u *Server) stdioClient(sess *session) (*client.Client, error) {
 	sess.foreign = &foreignLine{r: outR}
 	tr := transport.NewIO(&messageLimit{r: sess.foreign, max: u.limits.MaxMessageBytes, over: &sess.tooLarge, onOver: sess.overflowed}, inW, nil)
 	transport.WithCommandLogger(slog.New(slog.DiscardHandler))(tr)
-	return client.NewClient(tr), nil
+	return client.NewClient(tr, u.traceOptions(config.TransportStdio)...), nil
 }
 
 // headers are the request headers of a remote server: its own, and those

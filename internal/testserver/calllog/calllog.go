@@ -21,6 +21,12 @@ type Record struct {
 	// Unknown is set for a tools/call naming a tool the server does not
 	// have (mcp-go answers it with a JSON-RPC error; no handler runs).
 	Unknown bool `json:"unknown,omitempty"`
+	// The W3C trace context the call came with: in the headers of the HTTP
+	// request that carried it (-http, -sse), and in its _meta.
+	Traceparent     string `json:"traceparent,omitempty"`
+	Tracestate      string `json:"tracestate,omitempty"`
+	MetaTraceparent string `json:"meta_traceparent,omitempty"`
+	MetaTracestate  string `json:"meta_tracestate,omitempty"`
 }
 
 // Writer appends records to a log file; it is safe for concurrent use.
