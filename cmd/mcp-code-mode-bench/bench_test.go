@@ -272,7 +272,7 @@ func TestPrograms(t *testing.T) {
 	if !strings.Contains(noopProgram(7), "range(7)") || !strings.Contains(gatherProgram(3, 9), "sleep(ms=9) for _ in range(3)") {
 		t.Error("counts not in the programs")
 	}
-	args := strings.Join(dockerRunArgs("k=v", "img", "print(1)"), " ")
+	args := strings.Join(sandboxRunArgs("k=v", "img", "print(1)"), " ")
 	for _, want := range []string{"--rm", "--network none", "--read-only", "--tmpfs /tmp:rw,noexec,nosuid,nodev,size=16m", "--user 65534:65534",
 		"--cap-drop ALL", "--security-opt no-new-privileges", "--pids-limit 64", "--memory 256m", "--memory-swap 256m", "--cpus 1",
 		"--ulimit nofile=64:64", " -i ", "--entrypoint python3 img -c print(1)"} {

@@ -58,8 +58,21 @@ print(time.perf_counter() - t0)
 `, n, sleepMS)
 }
 
-// dockerRunArgs are the flags of the sandbox, for the docker CLI.
-func dockerRunArgs(label, image, program string) []string {
+// dockerRunArgs are the docker CLI's arguments to run program as the
+// sandbox does, labelled as this bench's: the cleaner removes whatever of
+// them is left when the bench ends.
+func (b *bench) dockerRunArgs(program string) []string {
+	label := fmt.Sprintf("io.mcp-code-mode.bench=%d", os.Getpid())
+	b.cl.add(func() {
+		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = removeContainers(rctx, b.docker, label)
+	})
+	return sandboxRunArgs(label, b.o.image, program)
+}
+
+// sandboxRunArgs are the flags of the sandbox, for the docker CLI.
+func sandboxRunArgs(label, image, program string) []string {
 	return []string{"run", "--rm", "--label", label,
 		"--network", "none", "--read-only", "--tmpfs", "/tmp:rw,noexec,nosuid,nodev,size=16m",
 		"--user", "65534:65534", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
@@ -213,13 +226,7 @@ func (b *bench) phaseDockerRun(ctx context.Context) error {
 		b.rep.dockerSkip = "skipped: no docker CLI on PATH"
 		return nil
 	}
-	label := fmt.Sprintf("io.mcp-code-mode.bench=%d", os.Getpid())
-	b.cl.add(func() {
-		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, _ = removeContainers(rctx, b.docker, label)
-	})
-	args := dockerRunArgs(label, b.o.image, trivialProgram)
+	args := b.dockerRunArgs(trivialProgram)
 	b.rep.dockerCmd = "docker " + strings.Join(args, " ")
 	for i := -1; i < b.o.n; i++ { // the first run warms the CLI and the engine's caches
 		start := time.Now()

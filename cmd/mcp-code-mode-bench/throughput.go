@@ -175,13 +175,7 @@ func (b *bench) throughputDocker(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	label := fmt.Sprintf("io.mcp-code-mode.bench=%d", os.Getpid())
-	b.cl.add(func() {
-		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, _ = removeContainers(rctx, b.docker, label)
-	})
-	args := dockerRunArgs(label, b.o.image, trivialProgram)
+	args := b.dockerRunArgs(trivialProgram)
 	for _, n := range levels {
 		if err := sleepCtx(ctx, 3*time.Second); err != nil {
 			return err

@@ -60,14 +60,22 @@ func newAgg(t *testing.T, tune func(*config.Config), servers ...config.Server) *
 // run runs code and returns the result; it logs the result for failures.
 func run(t *testing.T, a *Aggregator, code string, servers ...string) Result {
 	t.Helper()
+	return runRequest(t, a, Request{Code: code, Servers: servers})
+}
+
+// runRequest runs req within three minutes and logs who asked and the
+// result, for failures.
+func runRequest(t *testing.T, a *Aggregator, req Request) Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	res := a.Run(ctx, Request{Code: code, Servers: servers})
+	res := a.Run(ctx, req)
 	errText := "<nil>"
 	if res.Error != nil {
 		errText = *res.Error
 	}
-	t.Logf("stdout=%q error=%s stopped=%v truncated=%v calls=%d took=%dms", clip(res.Stdout, 400), clip(errText, 400), res.Stopped, res.Truncated, res.Calls, res.DurationMS)
+	t.Logf("namespace=%q session=%q: stdout=%q error=%s stopped=%v truncated=%v calls=%d took=%dms",
+		req.Namespace, req.Session, clip(res.Stdout, 600), clip(errText, 600), res.Stopped, res.Truncated, res.Calls, res.DurationMS)
 	return res
 }
 

@@ -1,13 +1,11 @@
 package aggregator
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
@@ -17,15 +15,7 @@ import (
 // runIn runs code in namespace ns.
 func runIn(t *testing.T, a *Aggregator, ns, code string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	res := a.Run(ctx, Request{Code: code, Namespace: ns})
-	errText := "<nil>"
-	if res.Error != nil {
-		errText = *res.Error
-	}
-	t.Logf("[%s] stdout=%q error=%s calls=%d took=%dms", ns, clip(res.Stdout, 600), clip(errText, 600), res.Calls, res.DurationMS)
-	return res
+	return runRequest(t, a, Request{Code: code, Namespace: ns})
 }
 
 // The memory helpers, plain and async: what one run saves the next loads,

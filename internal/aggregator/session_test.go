@@ -46,15 +46,7 @@ func sessionAgg(t *testing.T, tune func(*config.Config)) *Aggregator {
 // runInSession runs code in session of the local namespace.
 func runInSession(t *testing.T, a *Aggregator, session, code string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	res := a.Run(ctx, Request{Code: code, Session: session})
-	errText := "<nil>"
-	if res.Error != nil {
-		errText = *res.Error
-	}
-	t.Logf("session %s: stdout=%q error=%s stopped=%v took=%dms", session, clip(res.Stdout, 600), clip(errText, 600), res.Stopped, res.DurationMS)
-	return res
+	return runRequest(t, a, Request{Code: code, Session: session})
 }
 
 // sessionContainerID is the ID of the container session (of whatever

@@ -217,23 +217,27 @@ func (id Identity) Known() bool { return id.ID != "" }
 
 // Identity returns what tells the engine from another (see Identity).
 func (e *Engine) Identity(ctx context.Context) (Identity, error) {
-	info, err := e.cli.Info(ctx, client.InfoOptions{})
-	if err != nil {
-		return Identity{}, fmt.Errorf("engine info: %w", err)
-	}
-	return Identity{ID: info.Info.ID, Name: info.Info.Name, RootDir: info.Info.DockerRootDir}, nil
+	id, _, err := e.Describe(ctx)
+	return id, err
 }
 
 // Runtimes returns the names of the OCI runtimes the engine knows.
 func (e *Engine) Runtimes(ctx context.Context) ([]string, error) {
+	_, names, err := e.Describe(ctx)
+	return names, err
+}
+
+// Describe returns the engine's Identity and the names of the OCI runtimes
+// it knows (sorted), from one call of the engine's info.
+func (e *Engine) Describe(ctx context.Context) (Identity, []string, error) {
 	info, err := e.cli.Info(ctx, client.InfoOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("engine info: %w", err)
+		return Identity{}, nil, fmt.Errorf("engine info: %w", err)
 	}
 	names := make([]string, 0, len(info.Info.Runtimes))
 	for name := range info.Info.Runtimes {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	return names, nil
+	return Identity{ID: info.Info.ID, Name: info.Info.Name, RootDir: info.Info.DockerRootDir}, names, nil
 }

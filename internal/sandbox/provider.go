@@ -373,7 +373,7 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", e.Host(), err)
 	}
-	id, err := e.Identity(ctx)
+	id, runtimes, err := e.Describe(ctx)
 	if err != nil {
 		return fail(err)
 	}
@@ -395,14 +395,8 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 			p.log.Info("removed sandboxes stopped during the outage", "engine", e.Host(), "count", n)
 		}
 	}
-	if p.spec.Runtime != "" {
-		names, err := e.Runtimes(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		if !slices.Contains(names, p.spec.Runtime) {
-			return fail(fmt.Errorf("no runtime %q (it has %s): register it with the engine, see `mcp-code-mode doctor`", p.spec.Runtime, strings.Join(names, ", ")))
-		}
+	if p.spec.Runtime != "" && !slices.Contains(runtimes, p.spec.Runtime) {
+		return fail(fmt.Errorf("no runtime %q (it has %s): register it with the engine, see `mcp-code-mode doctor`", p.spec.Runtime, strings.Join(runtimes, ", ")))
 	}
 	ok, err := e.ImageExists(ctx, p.spec.Image)
 	if err != nil {
@@ -464,14 +458,8 @@ func (p *Provider) identify(m *member, id Identity) bool {
 // duplicateLocked leaves d out for good as the same engine as first, with
 // one warning naming both, closing d's pool if it had one.
 func (p *Provider) duplicateLocked(d, first *member) {
-	if d.pool != nil {
-		pool, e := d.pool, d.e
-		p.wg.Go(func() {
-			pool.Close()
-			e.Close()
-		})
-	}
-	d.pool, d.e, d.state, d.sameAs = nil, nil, duplicate, first
+	p.dropPoolLocked(d)
+	d.state, d.sameAs = duplicate, first
 	d.err = fmt.Errorf("engine %s: the same engine as %s (ID %s, data root %s): left out", d.name, first.name, d.id.ID, d.id.RootDir)
 	for _, o := range p.members {
 		if o.sameAs == d {
@@ -482,9 +470,9 @@ func (p *Provider) duplicateLocked(d, first *member) {
 	p.broadcastLocked()
 }
 
-// downLocked takes m out of use for err, closing its pool, and schedules
-// the next attempt to bring it back. The first time in an outage it warns.
-func (p *Provider) downLocked(m *member, err error) {
+// dropPoolLocked closes m's warm pool and its engine client in the
+// background, if it has them, and forgets them.
+func (p *Provider) dropPoolLocked(m *member) {
 	if m.pool != nil {
 		pool, e := m.pool, m.e
 		p.wg.Go(func() {
@@ -492,7 +480,14 @@ func (p *Provider) downLocked(m *member, err error) {
 			e.Close()
 		})
 	}
-	m.pool, m.e, m.state, m.err = nil, nil, down, err
+	m.pool, m.e = nil, nil
+}
+
+// downLocked takes m out of use for err, closing its pool, and schedules
+// the next attempt to bring it back. The first time in an outage it warns.
+func (p *Provider) downLocked(m *member, err error) {
+	p.dropPoolLocked(m)
+	m.state, m.err = down, err
 	m.backoff = min(max(2*m.backoff, minBackoff), maxBackoff)
 	m.check = time.Now().Add(m.backoff)
 	if !m.warned {
