@@ -325,6 +325,371 @@ relation: relation relationship link
 relationship: relation
 connect: connect link relation
 knowledge: knowledge graph memory
+# Everyday words for what tools of common kinds do: calendars, mail, tasks,
+# contacts and sales, spreadsheets, notes, shops, weather, markets, time,
+# arithmetic and units, version control, operations and the browser. Each
+# line says what the word is usually called in an API, from general
+# knowledge of such APIs, not from any particular server's tools.
+# calendar
+appointment: event calendar meeting
+appointments: event calendar
+meeting: event calendar
+standup: event meeting calendar
+agenda: event calendar
+calendar: calendar event
+schedule: event calendar schedule
+reschedule: update event calendar
+postpone: update event reschedule
+invite: attendee event invitation
+invitation: attendee event invite
+attendee: attendee guest
+guest: attendee
+availability: freebusy free busy available
+available: freebusy free busy
+busy: freebusy busy
+booked: freebusy event
+book: create event reserve
+vacation: event calendar
+holiday: event calendar
+birthday: event calendar
+anniversary: event calendar
+recurring: recurring recurrence event
+weekly: recurring recurrence
+# mail
+email: email mail message
+emails: email mail message
+mail: email message mail
+inbox: email message mail
+unread: email unread message
+draft: draft email
+compose: draft email message
+forward: forward email message
+cc: email recipient
+newsletter: email message
+spam: spam label
+sender: email from message
+recipient: email message to
+correspondence: email message thread
+# tasks and projects
+todo: task todo item
+chore: task todo
+errand: task todo
+tick: complete close done task
+done: complete close resolve
+finished: complete close done
+complete: complete close done
+due: due date deadline
+deadline: due date
+overdue: due task
+backlog: issue task
+sprint: cycle sprint iteration
+kanban: board card list
+card: card task
+board: board project
+assign: assign assignee owner
+assignee: assign assignee owner
+epic: epic issue
+story: issue story
+subtask: subtask task
+priority: priority
+# contacts and sales
+lead: contact lead
+leads: contact lead
+prospect: contact lead
+crm: contact company deal
+deal: deal opportunity pipeline
+opportunity: deal opportunity
+coworker: user member profile colleague
+colleague: user member profile
+teammate: user member
+phone: phone contact profile
+title: title name
+# spreadsheets
+spreadsheet: spreadsheet sheet workbook cell
+sheet: sheet spreadsheet worksheet
+worksheet: sheet spreadsheet worksheet
+workbook: workbook spreadsheet
+cell: cell range value
+cells: cell range value
+formula: formula cell calculate
+bold: format style font
+font: format style
+header: header row column
+# notes and documents
+notebook: note notebook page
+journal: note page entry
+diary: note page entry
+jot: note add observation write
+wiki: wiki page article
+readme: readme file contents
+# shops and payments
+shop: shop store product
+store: store shop product
+storefront: shop store theme
+sell: product price create
+item: item product
+pricier: price upgrade plan
+cheaper: price downgrade plan
+upgrade: upgrade subscription plan
+downgrade: update subscription plan
+plan: plan subscription price
+order: order purchase
+orders: order purchase
+purchase: order purchase payment
+receipt: invoice payment receipt
+# weather
+weather: weather forecast
+forecast: forecast weather
+rain: weather forecast precipitation
+raining: weather forecast precipitation
+snow: weather forecast
+umbrella: weather forecast rain
+temperature: temperature weather
+hot: temperature weather
+cold: temperature weather
+warm: temperature weather
+wind: wind weather
+windy: wind weather
+humid: humidity weather
+sunny: weather forecast
+smog: air quality pollution
+pollution: air quality pollution
+# markets and money
+shares: stock quote price
+stock: stock quote price ticker
+stocks: stock quote price ticker
+ticker: stock quote symbol
+nasdaq: stock quote market
+portfolio: stock quote
+currency: currency exchange rate
+exchange: exchange rate currency
+dollars: currency amount price
+euros: currency amount
+# time
+timezone: timezone time zone
+clock: time current
+noon: time
+midnight: time
+weekday: date day
+# arithmetic and units
+calculate: calculate evaluate compute expression
+compute: calculate evaluate expression
+arithmetic: calculate expression math
+math: math calculate expression
+plus: add sum calculate
+minus: subtract calculate
+times: multiply calculate
+multiply: multiply calculate product
+divide: divide calculate
+divided: divide calculate
+subtract: subtract calculate
+percent: percentage calculate
+percentage: percentage calculate
+sqrt: square root calculate
+average: average mean statistics
+mean: average mean statistics
+median: median statistics
+fahrenheit: convert unit temperature
+celsius: convert unit temperature
+kelvin: convert unit temperature
+miles: convert unit distance
+kilometers: convert unit distance
+km: convert unit distance
+pounds: convert unit weight
+kg: convert unit weight
+inches: convert unit length
+feet: convert unit length
+units: convert unit
+die: random number roll
+dice: random number roll
+coin: random number flip
+random: random generate
+# version control
+stash: stash git
+blame: blame log history commit
+worktree: worktree branch
+branch: branch git
+commit: commit git
+commits: commit log history
+staged: stage add diff
+unstaged: diff status
+rebase: rebase branch commit
+decline: decline reject close
+reject: decline reject close
+# operations and monitoring
+span: trace span
+spans: trace span
+apm: trace service performance
+uptime: status health monitor
+oncall: incident alert schedule
+incident: incident alert
+firing: alert alarm monitor triggered
+dashboard: dashboard chart
+port: port process network
+process: process
+processes: process
+# the browser and web pages
+xhr: network request
+ajax: network request
+requests: request network
+mouse: hover click pointer
+hover: hover
+vitals: performance lighthouse audit
+lcp: performance lighthouse
+# developer and operations jargon
+endpoint: api route url
+webhook: webhook event callback
+cron: schedule cron job
+crontab: schedule cron job
+rollback: rollback revert previous
+revert: revert rollback
+hotfix: fix patch
+canary: deployment rollout
+regression: bug issue
+stacktrace: error exception stack
+traceback: error exception stack
+oom: memory
+throughput: metric rate
+p99: latency percentile metric
+p95: latency percentile metric
+cookie: cookie storage
+cookies: cookie storage
+localstorage: storage
+dom: element page snapshot
+selector: element locator selector
+xpath: element locator selector
+iframe: frame
+viewport: resize window emulate
+mobile: emulate device
+responsive: emulate device resize
+lint: lint quality issue
+linter: lint quality issue
+vulnerability: security vulnerability issue
+vulnerabilities: security vulnerability issue
+cve: security vulnerability
+certificate: certificate tls ssl
+tls: certificate tls
+ssl: certificate ssl
+dns: dns record domain zone
+domain: domain dns
+cname: dns record
+subdomain: dns domain record
+cdn: cache zone
+purge: purge cache
+bucket: bucket storage object
+blob: object storage file
+queue: queue message
+backup: backup snapshot export
+stdout: output log console
+grep: search find text
+upstream: remote origin
+remote: remote origin
+changelog: release notes commit history
+version: version release tag
+cidr: subnet ip network
+subnet: subnet ip network
+ip: ip address network
+# well-known products, by what they are
+dockerfile: build image container
+vault: vault note
+smell: code issue quality
+smells: code issue quality
+hotspot: security hotspot
+jql: search issue query
+kv: key value storage
+d1: database sql
+guild: server
+s3: bucket object storage
+r2: bucket object storage
+ec2: instance server
+bedrock: knowledge base model
+dynamodb: table database
+rds: database
+cloudwatch: logs metrics alarm
+helm: chart kubernetes
+hcl: terraform configuration
+redis: cache key
+mysql: database sql
+sqlite: database sql
+kibana: search index elasticsearch
+opensearch: search index elasticsearch
+grafana: dashboard metric
+prometheus: metric query alert
+pagerduty: incident alert
+opsgenie: incident alert
+jenkins: pipeline build job
+npm: package library
+pypi: package library
+heroku: deploy app
+twilio: sms message
+sendgrid: email send
+mailgun: email send
+salesforce: crm contact deal
+outlook: email mail calendar
+gcal: calendar event
+confluence: page wiki document
+dropbox: file folder storage
+onedrive: file folder storage
+excel: spreadsheet workbook sheet
+liquid: theme template
+# places, people and pages
+cafe: place business restaurant
+bar: place business
+pharmacy: place business local
+hotel: place business local
+museum: place business
+gym: place business
+hospital: place business local
+landmark: place location geocode
+monument: place location geocode
+tower: place location geocode
+propose: pull request review suggest
+proposed: pull request review
+pretend: emulate simulate
+imitate: emulate
+mimic: emulate
+touched: modified info time
+modified: modified info time
+several: multiple many
+multiple: multiple many
+fresh: new create
+empty: new create clear
+world: news web
+watch: monitor track
+watching: monitor
+tracking: monitor track
+produced: artifact output
+plugins: extension plugin
+plugin: extension plugin
+addon: extension plugin
+extension: extension plugin
+disk: storage size
+fields: schema field column
+box: host machine server
+accept: merge approve
+developer: console devtools
+photo: media image
+picture: media image
+pass: status success
+passed: status success
+green: status success
+failing: status failure error
+slow: explain performance
+again: rerun retry repeat
+friend: relation relationship
+friends: relation relationship
+# charts
+visualize: chart graph plot
+bar: chart graph
+pie: chart graph
+histogram: chart graph
+# knowledge and media
+encyclopedia: wikipedia article summary
+transcript: transcript caption subtitle
+captions: transcript caption subtitle
+subtitles: transcript caption
+subreddit: subreddit reddit post
+upvote: vote post
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
@@ -468,6 +833,32 @@ var searchPhrases = []struct{ from, to string }{
 	{"log in", "login"},
 	{"turn on", "enable"},
 	{"turn off", "disable"},
+	{"keep in mind", "remember"},
+	{"jot down", "note"},
+	{"throw away", "delete"},
+	{"kick off", "start"},
+	{"quiet down", "mute"},
+	{"start over", "reset"},
+	{"sign off", "approve"},
+	{"log off", "disconnect"},
+	{"log out", "logout"},
+	{"sign out", "logout"},
+	{"tick off", "complete"},
+	{"check off", "complete"},
+	{"cross off", "complete"},
+	{"to-do", "todo"},
+	{"to do list", "todo"},
+	{"no longer", "remove"},
+	{"at once", "multiple"},
+	{"break the connection", "disconnect"},
+	{"drop the connection", "disconnect"},
+	{"tell me when", "notify monitor"},
+	{"as the crow flies", "distance"},
+	{"how far", "distance"},
+	{"how tall", "elevation"},
+	{"how high", "elevation"},
+	{"near me", "nearby"},
+	{"close to me", "nearby"},
 }
 
 // searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
