@@ -678,6 +678,30 @@ slow: explain performance
 again: rerun retry repeat
 friend: relation relationship
 friends: relation relationship
+prune: remove unused clean
+unused: prune unused
+running: running list status
+storm: weather alert
+dividend: stock dividend
+earnings: stock earnings financial
+utc: timezone time
+gmt: timezone time
+est: timezone time
+pst: timezone time
+cet: timezone time
+ship: deploy release
+provision: create apply deploy
+drift: plan state
+inventory: inventory stock quantity
+sku: product variant
+variant: variant product
+firewall: firewall rule waf
+waf: firewall rule
+backlinks: link note
+uncommitted: diff status change
+trending: trending popular hot top
+popular: popular hot top
+mapping: mapping schema field
 # charts
 visualize: chart graph plot
 bar: chart graph
@@ -850,6 +874,12 @@ var searchPhrases = []struct{ from, to string }{
 	{"to do list", "todo"},
 	{"no longer", "remove"},
 	{"at once", "multiple"},
+	{"spin up", "start create"},
+	{"tear down", "delete remove"},
+	{"clean up", "cleanup delete remove"},
+	{"go live", "deploy publish"},
+	{"mailing list", "audience contact list"},
+	{"shared with me", "shared share"},
 	{"break the connection", "disconnect"},
 	{"drop the connection", "disconnect"},
 	{"tell me when", "notify monitor"},
