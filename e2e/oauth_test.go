@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -114,6 +115,23 @@ func readSignIn(t *testing.T, f *clitest.Fixture) storedSignIn {
 	return s
 }
 
+// browserDone returns the log of the test browser (testdata/npm/oidc/browser.mjs)
+// once it has ended: login may finish as soon as the callback reaches it,
+// before the browser notes the answer it got.
+func browserDone(t *testing.T, log string) []byte {
+	t.Helper()
+	var b []byte
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		b, _ = os.ReadFile(log)
+		for _, end := range []string{"callback answered ", "no form on ", "too many steps"} {
+			if bytes.Contains(b, []byte(end)) {
+				return b
+			}
+		}
+	}
+	return b
+}
+
 func (s storedSignIn) str(key string) string { v, _ := s.raw[key].(string); return v }
 
 // TestLoginRefreshLogoutWithARealAuthorizationServer signs in to a server
@@ -155,7 +173,7 @@ func TestLoginRefreshLogoutWithARealAuthorizationServer(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Stdout, "open this URL in a browser") || !strings.Contains(r.Stdout, "Signed in to oidc at "+srv.Issuer+" (scope mcp:read; token expires in") {
 		t.Fatalf("login: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
-	visited, _ := os.ReadFile(browserLog)
+	visited := browserDone(t, browserLog)
 	if !strings.Contains(string(visited), "login=alice") || !strings.Contains(string(visited), "callback answered 200") {
 		t.Fatalf("the browser did not sign in on the authorization server's page and come back:\n%s", visited)
 	}

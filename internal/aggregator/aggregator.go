@@ -270,9 +270,14 @@ func printable(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Close stops every wrapped server, waits for sandboxes to be removed and
-// closes the state store.
+// Close sends the spans of the runs so far, stops every wrapped server,
+// waits for sandboxes to be removed, closes the state store and stops
+// tracing.
 func (a *Aggregator) Close() {
+	// The runs' spans are sent first: stopping the servers and removing the
+	// last containers can take the engine seconds, and a client that waits
+	// only so long for its server to exit may kill it meanwhile.
+	flushed := a.flushTelemetry()
 	var wg sync.WaitGroup
 	for _, e := range a.entries {
 		wg.Go(e.up.Close)
@@ -285,7 +290,7 @@ func (a *Aggregator) Close() {
 		a.log.Warn("audit log", "err", err)
 	}
 	a.semantic.close()
-	a.closeTelemetry()
+	a.closeTelemetry(flushed)
 }
 
 // Redact returns s with the values of every configured server's secrets

@@ -81,9 +81,28 @@ func (a *Aggregator) tracer() trace.Tracer {
 	return a.obs.tracer
 }
 
-// closeTelemetry sends the spans not yet sent, waiting a bounded time.
-func (a *Aggregator) closeTelemetry() {
-	if err := a.obs.tracing.Shutdown(context.Background()); err != nil {
+// flushTelemetry sends the spans ended so far, waiting a bounded time. It
+// reports whether they were sent.
+func (a *Aggregator) flushTelemetry() bool {
+	if err := a.obs.tracing.Flush(context.Background()); err != nil {
+		a.log.Warn("traces", "err", err)
+		return false
+	}
+	return true
+}
+
+// closeTelemetry sends the spans not yet sent, waiting a bounded time, and
+// stops tracing. When the flush before it failed (flushed false), it does
+// not wait again: a collector that did not answer then would only double
+// the time it takes to stop.
+func (a *Aggregator) closeTelemetry(flushed bool) {
+	ctx := context.Background()
+	if !flushed {
+		c, cancel := context.WithCancel(ctx)
+		cancel()
+		ctx = c
+	}
+	if err := a.obs.tracing.Shutdown(ctx); err != nil && flushed {
 		a.log.Warn("traces", "err", err)
 	}
 }

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,6 +70,51 @@ func TestSpansAreExportedOverGRPC(t *testing.T) {
 	defer svc.mu.Unlock()
 	if len(svc.names) != 1 || svc.names[0] != "over-grpc" {
 		t.Errorf("the receiver got %v, want [over-grpc]", svc.names)
+	}
+}
+
+// Flush sends the spans ended so far and leaves tracing on: a span ended
+// after it is sent by Shutdown.
+func TestFlushSendsTheSpansEndedSoFar(t *testing.T) {
+	clearEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &traceService{}
+	gs := grpc.NewServer()
+	coltrace.RegisterTraceServiceServer(gs, svc)
+	go func() { _ = gs.Serve(ln) }()
+	defer gs.Stop()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	tr, err := NewTracing(t.Context(), TracingOptions{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		return slices.Clone(svc.names)
+	}
+	_, span := tr.Tracer().Start(t.Context(), "before")
+	span.End()
+	if err := tr.Flush(t.Context()); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	if got := names(); !slices.Equal(got, []string{"before"}) {
+		t.Errorf("after Flush the receiver has %v, want [before]", got)
+	}
+	_, span = tr.Tracer().Start(t.Context(), "after")
+	span.End()
+	if err := tr.Shutdown(t.Context()); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if got := names(); !slices.Equal(got, []string{"before", "after"}) {
+		t.Errorf("after Shutdown the receiver has %v, want [before after]", got)
+	}
+	if err := (&Tracing{}).Flush(t.Context()); err != nil {
+		t.Errorf("Flush with tracing off: %v", err)
 	}
 }
 

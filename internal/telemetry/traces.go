@@ -143,6 +143,22 @@ func (t *Tracing) Tracer() trace.Tracer {
 	return t.sdk.Tracer(InstrumentationName)
 }
 
+// Flush sends the spans ended so far, waiting at most FlushTimeout (less if
+// ctx ends first). Tracing stays on. It is safe to call on tracing that is
+// off.
+func (t *Tracing) Flush(ctx context.Context) error {
+	if !t.Enabled() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FlushTimeout)
+	defer cancel()
+	err := t.sdk.ForceFlush(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("spans not sent within %v: %w", FlushTimeout, err)
+	}
+	return err
+}
+
 // Shutdown sends the spans not yet sent and stops the exporter, waiting at
 // most FlushTimeout (less if ctx ends first). It is safe to call on tracing
 // that is off, and more than once.
