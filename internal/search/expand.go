@@ -39,6 +39,11 @@ type searchParams struct {
 	plural float64 // bonus of a tool whose name has a plural the query uses
 	role   float64 // bonus of a tool that gives what the query wants or starts from what it has (minus: the reverse)
 	list   float64 // bonus of a listing tool for a query of nouns only
+
+	// A word of the query that says where ("an index from a collection",
+	// "a user in the team") counts this much toward covering a tool's
+	// name: the name is more likely the other word's.
+	place float64
 }
 
 var defaultSearchParams = searchParams{
@@ -65,6 +70,8 @@ var defaultSearchParams = searchParams{
 	plural: 1,
 	role:   1,
 	list:   1,
+
+	place: 0.7,
 }
 
 // expansion fields of a tool

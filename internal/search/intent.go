@@ -289,6 +289,8 @@ func (lx *lexicon) dominantPart(i int) byte {
 var (
 	searchToWords   = wordSet("to into as")
 	searchFromWords = wordSet("from")
+	// searchPlaceWords start words that say where, not what.
+	searchPlaceWords = wordSet("from in inside within on at")
 )
 
 // roleStems returns the stems of the words that follow a word of marks in

@@ -696,10 +696,15 @@ func (ix *Index) nameBonuses(query string, groups [][]termExpansion, scores []fl
 	// The query explains the tool's name: "create issue" covers create_issue
 	// fully and create_issue_comment by two thirds.
 	if len(groups) > 0 {
+		place := roleStems(searchTokenize(q, true), searchPlaceWords)
 		matched := map[string]float64{}
 		for _, g := range groups {
+			w := 1.0
+			if place[g[0].stem] {
+				w = ix.params.place
+			}
 			for _, e := range g {
-				matched[e.stem] = max(matched[e.stem], e.weight)
+				matched[e.stem] = max(matched[e.stem], e.weight*w)
 			}
 		}
 		for i := range ix.docs {

@@ -667,6 +667,7 @@ disk: storage size
 fields: schema field column
 box: host machine server
 accept: merge approve
+lift: cancel remove unmute
 developer: console devtools
 photo: media image
 picture: media image
