@@ -34,6 +34,25 @@ func (s *traceService) Export(_ context.Context, req *coltrace.ExportTraceServic
 	return &coltrace.ExportTraceServiceResponse{}, nil
 }
 
+// grpcReceiver clears the OTEL_* variables and starts an OTLP/gRPC trace
+// receiver that the variables then name, stopped when the test ends.
+func grpcReceiver(t *testing.T) *traceService {
+	t.Helper()
+	clearEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &traceService{}
+	gs := grpc.NewServer()
+	coltrace.RegisterTraceServiceServer(gs, svc)
+	go func() { _ = gs.Serve(ln) }()
+	t.Cleanup(gs.Stop)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	return svc
+}
+
 // clearEnv unsets every OTEL_* variable for the test.
 func clearEnv(t *testing.T) {
 	for _, name := range []string{"OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
@@ -45,18 +64,7 @@ func clearEnv(t *testing.T) {
 // With OTEL_EXPORTER_OTLP_PROTOCOL=grpc spans go to an OTLP/gRPC receiver,
 // and Shutdown sends those not sent yet.
 func TestSpansAreExportedOverGRPC(t *testing.T) {
-	clearEnv(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := &traceService{}
-	gs := grpc.NewServer()
-	coltrace.RegisterTraceServiceServer(gs, svc)
-	go func() { _ = gs.Serve(ln) }()
-	defer gs.Stop()
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
-	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	svc := grpcReceiver(t)
 	tr, err := NewTracing(t.Context(), TracingOptions{Version: "test"})
 	if err != nil || !tr.Enabled() || tr.Protocol() != "grpc" {
 		t.Fatalf("NewTracing: %v (enabled %v, protocol %q)", err, tr.Enabled(), tr.Protocol())
@@ -76,18 +84,7 @@ func TestSpansAreExportedOverGRPC(t *testing.T) {
 // Flush sends the spans ended so far and leaves tracing on: a span ended
 // after it is sent by Shutdown.
 func TestFlushSendsTheSpansEndedSoFar(t *testing.T) {
-	clearEnv(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := &traceService{}
-	gs := grpc.NewServer()
-	coltrace.RegisterTraceServiceServer(gs, svc)
-	go func() { _ = gs.Serve(ln) }()
-	defer gs.Stop()
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
-	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	svc := grpcReceiver(t)
 	tr, err := NewTracing(t.Context(), TracingOptions{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
