@@ -36,7 +36,7 @@ import (
 // standInSynonyms maps a word to the word whose dimension it shares.
 var standInSynonyms = map[string]string{
 	"nuke": "delete", "wipe": "delete", "stale": "old", "unused": "old", "folks": "people",
-	"huddle": "meeting", "shelve": "archive",
+	"huddle": "meeting", "palaver": "meeting", "shelve": "archive",
 }
 
 // standInStop are words the stand-in leaves out.
@@ -232,7 +232,7 @@ func names(docs []ToolDoc) string {
 // liftExamples are queries the lexical ranker gets wrong, with the tool
 // meant: a real model, like the stand-in, knows what their words mean.
 var liftExamples = []struct{ query, server, tool string }{
-	{"huddle with folks", "calendar", "schedule_meeting"},    // no word of it is in any tool
+	{"palaver with folks", "calendar", "schedule_meeting"},   // no word of it is in any tool
 	{"nuke the branch once merged", "repo", "delete_branch"}, // "merged" pulls merge_pull_request up
 }
 
@@ -464,11 +464,11 @@ func TestSearchToolDocsTakesSeveralPhrasings(t *testing.T) {
 		}
 		return v.([]ToolDoc), nil
 	}
-	one, err := helper(`{"query": "huddle with folks", "limit": 3}`)
+	one, err := helper(`{"query": "palaver with folks", "limit": 3}`)
 	if err != nil || len(one) != 0 {
 		t.Fatalf("one phrasing words miss: %s, %v; want nothing", names(one), err)
 	}
-	several, err := helper(`{"query": ["huddle with folks", "set up a meeting with people", "arrange a meeting"], "limit": 3}`)
+	several, err := helper(`{"query": ["palaver with folks", "set up a meeting with people", "arrange a meeting"], "limit": 3}`)
 	if err != nil || len(several) == 0 {
 		t.Fatalf("several phrasings: %s, %v", names(several), err)
 	}
@@ -512,7 +512,7 @@ func TestSearchToolDocsFromAProgram(t *testing.T) {
 	dir := t.TempDir()
 	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, catalogued(t, dir)...)
 	res := run(t, a, `from mcp import runtime
-hits = await runtime.search_tool_docs(["huddle with folks", "set up a meeting with people"], limit=2)
+hits = await runtime.search_tool_docs(["palaver with folks", "set up a meeting with people"], limit=2)
 print(hits[0]["signature"])
 print(runtime.search_tool_docs_sync(("create an issue",), limit=1)[0]["signature"])
 try:

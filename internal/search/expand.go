@@ -433,10 +433,15 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 			}
 		}
 		// Related words of a correction ("refnud" -> "refund" -> "reimburse")
-		// are not followed: two guesses in a row are too weak.
-		for _, e := range searchSynonymStems(t.surface, t.stem) {
-			e.direct = true
-			g = append(g, e)
+		// are not followed: two guesses in a row are too weak. Nor are the
+		// table's for a word that names a server of the index ("notion",
+		// "github"): it says where to look, not what for. A product the
+		// index has no server of ("chrome" with only playwright) keeps them.
+		if !ix.serverStems[t.stem] {
+			for _, e := range searchSynonymStems(t.surface, t.stem) {
+				e.direct = true
+				g = append(g, e)
+			}
 		}
 		if inLexicon {
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}

