@@ -131,7 +131,13 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	defer queued.Stop()
 	// With isolation "session", the session's runs take turns on its
 	// sandbox: a run waits for the one before it, within the same bound.
-	var sb *sessionBox
+	// session is the run's own session while it holds the session's turn,
+	// and nil when the run has a container of its own: a runner that
+	// refuses to serve a session (its engine's kernel cannot be cleaned
+	// between runs) turns sessions off on that engine, and a run whose
+	// container is there goes on as any other, giving the turn back at
+	// once.
+	var sb, session *sessionBox
 	if a.usesSession(req) {
 		var err error
 		sb, err = a.takeSession(ctx, sessionKey(req.Namespace, req.Session), queued.C)
@@ -154,7 +160,12 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			return res
 		}
 		// A stopped run's container was killed: the next run gets a fresh one.
-		defer func() { a.releaseSession(sb, res.Stopped) }()
+		session = sb
+		defer func() {
+			if session != nil {
+				a.releaseSession(sb, res.Stopped)
+			}
+		}()
 	}
 	release, err := a.slot(ctx, deadline)
 	if err != nil {
@@ -179,21 +190,29 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		mods      = make([]*loaded, len(entries))
 		startErrs = make([]error, len(entries))
 	)
-	// The run's own session, or nil when it has a container of its own: a
-	// runner that refuses to serve a session (its kernel cannot be cleaned
-	// between runs) turns sessions off, and this run goes on as any other.
-	session := sb
 	wg.Go(func() {
-		if sb != nil {
-			box, boxErr = a.sessionContainer(runCtx, sb)
+		if sb == nil {
+			box, boxErr = a.acquire(runCtx)
+			return
+		}
+		var own bool
+		for {
+			box, own, boxErr = a.sessionContainer(runCtx, sb)
 			var refused *sessionRefusedError
 			if !errors.As(boxErr, &refused) {
-				return
+				break
 			}
+			// Another container, maybe on an engine that serves sessions.
+			// This ends: sessionContainer asks no engine already refused,
+			// so each refusal is of another engine.
 			a.refuseSessions(refused)
-			session = nil
 		}
-		box, boxErr = a.acquire(runCtx)
+		if own {
+			// The session keeps no container from this run: its next run
+			// need not wait for this one.
+			session = nil
+			a.releaseSession(sb, false)
+		}
 	})
 	failed := a.starting(entries, false)
 	for i, e := range entries {

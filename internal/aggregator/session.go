@@ -53,31 +53,56 @@ type sessionTable struct {
 	mu     sync.Mutex
 	m      map[string]*sessionBox
 	closed bool // Close ended them all
-	// refused is set once a runner refused to serve a session (this
-	// runtime's kernel cannot be cleaned between runs): from then on every
-	// run gets a container of its own.
-	refused atomic.Bool
+	// refused holds the engines (by address, Container.EngineHost) whose
+	// runner refused to serve a session (that engine's kernel or runtime
+	// cannot be cleaned between runs): from then on every run placed on
+	// one of them gets a container of its own. Other engines go on
+	// serving sessions. Guarded by mu.
+	refused map[string]bool
 }
 
 // sessionRefusedError is a runner's refusal to serve a session, with the
-// reason it gave.
-type sessionRefusedError struct{ reason string }
+// engine it runs on and the reason it gave.
+type sessionRefusedError struct{ engine, reason string }
 
 func (e *sessionRefusedError) Error() string {
-	return "the sandbox cannot serve a session: " + e.reason
+	return "the sandbox on " + e.engine + " cannot serve a session: " + e.reason
 }
 
-// usesSession reports whether req's run takes its session's sandbox.
+// usesSession reports whether req's run takes its session's turn (and its
+// sandbox, unless the container lands on an engine that refused sessions:
+// see sessionContainer).
 func (a *Aggregator) usesSession(req Request) bool {
-	return a.cfg.Isolation == config.IsolationSession && req.Session != "" && req.Session != CLISession && !a.sessions.refused.Load()
+	return a.cfg.Isolation == config.IsolationSession && req.Session != "" && req.Session != CLISession
 }
 
-// refuseSessions turns isolation "session" off for good after a runner
-// refused it, with one warning that gives the runner's reason.
+// refuseSessions records that the runner of err's engine refused to serve
+// a session, with one warning per engine that names it and gives the
+// runner's reason. That engine's later runs get containers of their own;
+// the other engines' runs are as before.
 func (a *Aggregator) refuseSessions(err *sessionRefusedError) {
-	if a.sessions.refused.CompareAndSwap(false, true) {
-		a.log.Warn(`isolation = "session" is not available with this runtime: every run gets a container of its own`, "runtime", a.cfg.Runtime, "reason", err.reason)
+	t := &a.sessions
+	t.mu.Lock()
+	first := !t.refused[err.engine]
+	if first {
+		if t.refused == nil {
+			t.refused = map[string]bool{}
+		}
+		t.refused[err.engine] = true
 	}
+	t.mu.Unlock()
+	if first {
+		a.log.Warn(`isolation = "session" is not available on this engine: its runs get containers of their own`,
+			"engine", err.engine, "runtime", a.cfg.Runtime, "reason", err.reason)
+	}
+}
+
+// sessionsRefusedOn reports whether the runner of engine refused to serve a
+// session.
+func (a *Aggregator) sessionsRefusedOn(engine string) bool {
+	a.sessions.mu.Lock()
+	defer a.sessions.mu.Unlock()
+	return a.sessions.refused[engine]
 }
 
 // sessionKey is the key of the box of session in namespace (Request's
@@ -153,16 +178,31 @@ func (a *Aggregator) takeSession(ctx context.Context, key string, expired <-chan
 // telling its runner to serve a session) when it has none or the one it had
 // ended. A runner that refuses gives a *sessionRefusedError, before any
 // program reached it.
-func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*sandbox.Container, error) {
+//
+// A new session container is placed as any container is (by the engine,
+// with several engines the provider's least loaded one), not steered away
+// from an engine whose runner refused sessions. When it lands on such an
+// engine it is returned as the run's own (own is true) and the session
+// keeps no container: it is fresh and its runner has read nothing, so the
+// run is exactly as with isolation "run", and the session's next run tries
+// again and may land on an engine that serves sessions. Steering instead
+// would need the provider to skip engines it is told of, and a rule for
+// when only refusing ones are usable (wait, or fall back after all); the
+// fallback needs neither, leaves the spreading of load to the provider,
+// and never makes a run wait for a particular engine.
+func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (_ *sandbox.Container, own bool, _ error) {
 	if sb.c != nil && sb.c.Alive() {
-		return sb.c, nil
+		return sb.c, false, nil
 	}
 	a.discardSessionContainer(sb)
-	a.trimSessions(sb)
 	c, err := a.acquire(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	if a.sessionsRefusedOn(c.EngineHost()) {
+		return c, true, nil
+	}
+	a.trimSessions(sb)
 	diag := &tail.Buffer{Max: 2 << 10}
 	diagDone := make(chan struct{})
 	go func() {
@@ -176,18 +216,18 @@ func (a *Aggregator) sessionContainer(ctx context.Context, sb *sessionBox) (*san
 			select {
 			case <-diagDone:
 			case <-ctx.Done():
-				return nil, ctx.Err()
+				return nil, false, ctx.Err()
 			}
 			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(diag.String()), "runner:"))
 			if reason == "" {
 				reason = "the runner ended without a word"
 			}
-			return nil, &sessionRefusedError{reason: a.redact.String(reason)}
+			return nil, false, &sessionRefusedError{engine: c.EngineHost(), reason: a.redact.String(reason)}
 		}
-		return nil, fmt.Errorf("start a session in sandbox %.12s: %w", c.ID, err)
+		return nil, false, fmt.Errorf("start a session in sandbox %.12s: %w", c.ID, err)
 	}
 	sb.c, sb.diag = c, diag
-	return c, nil
+	return c, false, nil
 }
 
 // errNoSessionReady: the runner's stream ended before its SessionReady.
@@ -244,6 +284,16 @@ func (a *Aggregator) releaseSession(sb *sessionBox, stopped bool) {
 	}
 	if sb.c != nil {
 		sb.idle = time.AfterFunc(a.cfg.Limits.SessionIdle, func() { a.endSession(sb) })
+	} else {
+		// Nothing is kept: the box goes, and the session's next run (or
+		// one waiting for this turn) makes a new one, so the boxes of
+		// sessions whose runs get containers of their own do not pile up.
+		a.sessions.mu.Lock()
+		if a.sessions.m[sb.key] == sb {
+			delete(a.sessions.m, sb.key)
+		}
+		a.sessions.mu.Unlock()
+		sb.ended = true
 	}
 	sb.used.Store(time.Now().UnixNano())
 	<-sb.turn

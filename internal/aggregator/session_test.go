@@ -349,13 +349,17 @@ func TestSessionContainersAreCappedBySessionMax(t *testing.T) {
 	}
 }
 
+// sessionOffWarning is the start of the warning that an engine's runner
+// refused to serve a session, as the text log handler quotes it.
+const sessionOffWarning = `isolation = \"session\" is not available on this engine`
+
 // TestSessionIsOffUnderGVisor: gVisor keeps no /proc/sysvipc, so the runner
 // could not clean what a run left in System V IPC. A runner told to serve a
 // session where the kernel keeps no such list refuses to, whatever the host
 // asked, and ends without its ready line. The host learns that from the
 // first session's runner, not from the runtime's name: the first run and
 // every later one succeed, each in a container of its own, and one warning
-// gives the runner's reason.
+// names the engine and gives the runner's reason.
 func TestSessionIsOffUnderGVisor(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
 	eng := clitest.NeedEngine(t)
@@ -378,8 +382,8 @@ func TestSessionIsOffUnderGVisor(t *testing.T) {
 			t.Fatalf("run %d: under gVisor the session kept container %.12s", i, id)
 		}
 	}
-	if n := strings.Count(logs.String(), `isolation = \"session\" is not available with this runtime`); n != 1 || !strings.Contains(logs.String(), "needs /proc/sysvipc") {
-		t.Errorf("want one warning that session isolation is off, with the runner's reason (%d): %s", n, logs.String())
+	if n := strings.Count(logs.String(), sessionOffWarning); n != 1 || !strings.Contains(logs.String(), "needs /proc/sysvipc") || !strings.Contains(logs.String(), "engine="+eng.Host()) {
+		t.Errorf("want one warning that session isolation is off, naming the engine and with the runner's reason (%d): %s", n, logs.String())
 	}
 
 	// The runner itself, told to serve a session under gVisor.

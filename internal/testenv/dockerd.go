@@ -47,6 +47,9 @@ type DockerdOptions struct {
 	// Runtimes are OCI runtimes to register, by name (path of the binary);
 	// none by default.
 	Runtimes map[string]string
+	// DefaultRuntime is the runtime of containers that name none (one of
+	// Runtimes, or "runc"); "" leaves dockerd's default, runc.
+	DefaultRuntime string
 	// TLS, when set, makes the engine also listen on a loopback TCP port
 	// with --tlsverify: only clients with a certificate signed by CA get in.
 	TLS *DockerdTLS
@@ -85,6 +88,9 @@ func StartDockerd(t testing.TB, opts DockerdOptions) *Dockerd {
 			rt[name] = map[string]any{"path": path, "runtimeArgs": []string{"--network=none"}}
 		}
 		conf["runtimes"] = rt
+	}
+	if opts.DefaultRuntime != "" {
+		conf["default-runtime"] = opts.DefaultRuntime
 	}
 	b, _ := json.Marshal(conf)
 	if err := os.WriteFile(filepath.Join(dir, "daemon.json"), b, 0o600); err != nil {
