@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"net"
 	"slices"
 	"strings"
@@ -51,6 +52,37 @@ func grpcReceiver(t *testing.T) *traceService {
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
 	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
 	return svc
+}
+
+// hungTracing is tracing with one span ended and not yet sent, to a
+// collector that takes connections and never reads or answers, until the
+// test ends.
+func hungTracing(t *testing.T) *Tracing {
+	t.Helper()
+	clearEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release); ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { <-release; c.Close() }() // reads nothing, answers nothing
+		}
+	}()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
+	tr, err := NewTracing(t.Context(), TracingOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tr.Tracer().Start(t.Context(), "x")
+	span.End()
+	return tr
 }
 
 // clearEnv unsets every OTEL_* variable for the test.
@@ -166,30 +198,7 @@ func TestTracingFromTheEnvironment(t *testing.T) {
 // Shutdown waits at most FlushTimeout for a collector that accepts the
 // connection and never answers.
 func TestShutdownIsBoundedWhenTheCollectorHangs(t *testing.T) {
-	clearEnv(t)
-	release := make(chan struct{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { <-release; c.Close() }() // reads nothing, answers nothing
-		}
-	}()
-	defer close(release)
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+ln.Addr().String())
-	tr, err := NewTracing(t.Context(), TracingOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, span := tr.Tracer().Start(t.Context(), "x")
-	span.End()
+	tr := hungTracing(t)
 	done := make(chan error, 1)
 	go func() { done <- tr.Shutdown(context.Background()) }()
 	select {
@@ -199,6 +208,21 @@ func TestShutdownIsBoundedWhenTheCollectorHangs(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("Shutdown did not return within a minute")
+	}
+}
+
+// A Flush against a collector that never answers gives up after
+// FlushTimeout and says so; a Shutdown then given an ended ctx (as
+// Aggregator.Close gives it after a failed flush) does not wait again.
+func TestAFailedFlushIsNotWaitedForTwice(t *testing.T) {
+	tr := hungTracing(t)
+	if err := tr.Flush(context.Background()); err == nil || !strings.Contains(err.Error(), "spans not sent within") {
+		t.Errorf("Flush against a collector that never answers: %v", err)
+	}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := tr.Shutdown(ended); !errors.Is(err, context.Canceled) {
+		t.Errorf("Shutdown with an ended ctx: %v, want context.Canceled (no second wait)", err)
 	}
 }
 

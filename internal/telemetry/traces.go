@@ -150,25 +150,25 @@ func (t *Tracing) Flush(ctx context.Context) error {
 	if !t.Enabled() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FlushTimeout)
-	defer cancel()
-	err := t.sdk.ForceFlush(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("spans not sent within %v: %w", FlushTimeout, err)
-	}
-	return err
+	return bounded(ctx, t.sdk.ForceFlush)
 }
 
 // Shutdown sends the spans not yet sent and stops the exporter, waiting at
-// most FlushTimeout (less if ctx ends first). It is safe to call on tracing
-// that is off, and more than once.
+// most FlushTimeout (less if ctx ends first: an ended ctx stops it without
+// waiting). It is safe to call on tracing that is off, and more than once.
 func (t *Tracing) Shutdown(ctx context.Context) error {
 	if !t.Enabled() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FlushTimeout)
+	return bounded(ctx, t.sdk.Shutdown)
+}
+
+// bounded calls f with ctx cut to FlushTimeout, and says so when that cut
+// it short.
+func bounded(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, FlushTimeout)
 	defer cancel()
-	err := t.sdk.Shutdown(ctx)
+	err := f(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("spans not sent within %v: %w", FlushTimeout, err)
 	}
