@@ -486,7 +486,6 @@ percent: percentage calculate
 percentage: percentage calculate
 sqrt: square root calculate
 average: average mean statistics
-mean: average mean statistics
 median: median statistics
 fahrenheit: convert unit temperature
 celsius: convert unit temperature
