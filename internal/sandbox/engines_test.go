@@ -305,6 +305,24 @@ func socketLink(t *testing.T, e *Engine, now bool) string {
 
 // checkOneWarning checks that the log warns once of the same engine under
 // two addresses, naming both.
+// checkOneEngine runs n programs, k at a time, on p, whose two addresses
+// hosts are one engine e: all go to the first address, one warm pool
+// serves them, and one warning names both addresses. It then closes p and
+// checks that nothing is left on e.
+func checkOneEngine(t *testing.T, p *Provider, e *Engine, hosts []string, logs func() string, n, k int) {
+	t.Helper()
+	count := runConcurrently(t, p, n, k)
+	if count[hosts[0]] != n {
+		t.Fatalf("runs by address: %v, want all %d on %s", count, n, hosts[0])
+	}
+	if got := p.Stats().Target; got != 1 {
+		t.Errorf("the warm pools' target is %d, want 1: one pool for the one engine", got)
+	}
+	checkOneWarning(t, logs(), hosts[0], hosts[1])
+	p.Close()
+	noContainersLeft(t, e)
+}
+
 func checkOneWarning(t *testing.T, logs string, first, dup string) {
 	t.Helper()
 	var lines []string
@@ -343,16 +361,7 @@ func TestTwoAddressesOfOneEngineAreOneEngine(t *testing.T) {
 	if st.SameAs != hosts[0] || st.Usable || st.Err == nil || !strings.Contains(st.Err.Error(), hosts[1]) || !strings.Contains(st.Err.Error(), hosts[0]) {
 		t.Fatalf("the symlink's status is %+v, want left out as the same engine as %s, naming both", st, hosts[0])
 	}
-	count := runConcurrently(t, p, 6, 3)
-	if count[hosts[0]] != 6 {
-		t.Fatalf("runs by address: %v, want all 6 on %s", count, hosts[0])
-	}
-	if got := p.Stats().Target; got != 1 {
-		t.Errorf("the warm pools' target is %d, want 1: one pool for the one engine", got)
-	}
-	checkOneWarning(t, logs.String(), hosts[0], hosts[1])
-	p.Close()
-	noContainersLeft(t, e1)
+	checkOneEngine(t, p, e1, hosts, logs.String, 6, 3)
 }
 
 // When the first address of an engine answers only after the second has
@@ -384,16 +393,7 @@ func TestTheFirstAddressOfAnEngineIsKeptWhenItAnswersLate(t *testing.T) {
 		t.Fatalf("the second address's status is %+v, want left out for %s", st, hosts[0])
 	}
 	waitEngine(t, p, 0, true)
-	count := runConcurrently(t, p, 4, 2)
-	if count[hosts[0]] != 4 {
-		t.Fatalf("runs by address: %v, want all 4 on %s", count, hosts[0])
-	}
-	if got := p.Stats().Target; got != 1 {
-		t.Errorf("the warm pools' target is %d, want 1: one pool for the one engine", got)
-	}
-	checkOneWarning(t, logs.String(), hosts[0], hosts[1])
-	p.Close()
-	noContainersLeft(t, e1)
+	checkOneEngine(t, p, e1, hosts, logs.String, 4, 2)
 }
 
 // With every engine down, a run fails naming each engine and why.

@@ -488,6 +488,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		return out
 	}
 	q.to, q.from = widen(roleStems(all, searchToWords)), widen(roleStems(all, searchFromWords))
+	q.place = roleStems(all, searchPlaceWords)
 	return groups, q
 }
 

@@ -233,6 +233,7 @@ func overlaps(a, b map[string]bool) bool {
 // parsedQuery is what intentBonuses needs to know of a query.
 type parsedQuery struct {
 	to, from  map[string]bool // what the query wants and starts from, with their related words
+	place     map[string]bool // the stems of words that say where (after "from", "in", ...), as written
 	direction int
 	plurals   map[string]bool // the query's plural nouns, as written
 	listing   bool            // nouns only (besides server names), one of them plural

@@ -470,7 +470,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 
-	ix.nameBonuses(query, groups, scores)
+	ix.nameBonuses(query, groups, intent.place, scores)
 	ix.intentBonuses(intent, scores)
 
 	var hits []Hit
@@ -665,7 +665,7 @@ func dedupeExpansions(g []termExpansion) []termExpansion {
 }
 
 // nameBonuses adds the name-based bonuses to scores.
-func (ix *Index) nameBonuses(query string, groups [][]termExpansion, scores []float64) {
+func (ix *Index) nameBonuses(query string, groups [][]termExpansion, place map[string]bool, scores []float64) {
 	q := strings.TrimSpace(query)
 	cq := compactIdent(q)
 	if cq == "" {
@@ -696,7 +696,6 @@ func (ix *Index) nameBonuses(query string, groups [][]termExpansion, scores []fl
 	// The query explains the tool's name: "create issue" covers create_issue
 	// fully and create_issue_comment by two thirds.
 	if len(groups) > 0 {
-		place := roleStems(searchTokenize(q, true), searchPlaceWords)
 		matched := map[string]float64{}
 		for _, g := range groups {
 			w := 1.0
