@@ -68,7 +68,6 @@ promo: coupon promotion
 voucher: coupon
 money: balance payment
 funds: balance
-checkout: payment link
 unsubscribe: cancel subscription
 mute: mute silence
 silence: mute downtime
@@ -109,7 +108,6 @@ modal: dialog
 alert: dialog
 confirm: dialog confirm
 prompt: dialog
-image: screenshot picture image
 picture: screenshot image
 capture: screenshot snapshot capture record
 screen: screenshot
@@ -296,7 +294,6 @@ lat: coordinates geocode latitude
 lng: coordinates geocode longitude
 directions: directions route
 route: directions route
-drive: directions distance travel driving
 driving: directions distance travel
 travel: directions distance travel
 distance: distance matrix
@@ -361,9 +358,7 @@ mail: email message mail
 inbox: email message mail
 unread: email unread message
 draft: draft email
-compose: draft email message
 forward: forward email message
-cc: email recipient
 newsletter: email message
 spam: spam label
 sender: email from message
@@ -413,7 +408,6 @@ cells: cell range value
 formula: formula cell calculate
 bold: format style font
 font: format style
-header: header row column
 # notes and documents
 notebook: note notebook page
 journal: note page entry
@@ -455,7 +449,6 @@ smog: air quality pollution
 pollution: air quality pollution
 # markets and money
 shares: stock quote price
-stock: stock quote price ticker
 stocks: stock quote price ticker
 ticker: stock quote symbol
 nasdaq: stock quote market
@@ -657,7 +650,6 @@ addon: extension plugin
 extension: extension plugin
 disk: storage size
 fields: schema field column
-box: host machine server
 accept: merge approve
 lift: cancel remove unmute
 developer: console devtools
