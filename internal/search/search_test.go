@@ -432,6 +432,13 @@ func TestSearchPhrases(t *testing.T) {
 		"sign in; log in":     "login; login",
 		"İstanbul how much":   "İstanbul amount",
 		"readFile how many x": "readFile count x",
+		// A leading question word adds the kind of answer it asks for;
+		// the same word later in the query adds nothing.
+		"why does it fail":           "why does it fail cause",
+		"  Who owns it":              "  Who owns it user owner",
+		"notify me when it ends":     "notify me when it ends",
+		"whoever":                    "whoever",
+		"where is the cafe how far?": "where is the cafe distance? location place",
 	} {
 		if got := searchRewritePhrases(in); got != want {
 			t.Errorf("searchRewritePhrases(%q) = %q, want %q", in, got, want)

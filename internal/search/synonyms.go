@@ -1553,6 +1553,10 @@ var searchPhrases = []struct{ from, to string }{
 	{"tell me when", "notify monitor"},
 	{"as the crow flies", "distance"},
 	{"how far", "distance"},
+	{"how old", "age"},
+	{"how often", "frequency"},
+	{"how big", "size"},
+	{"what time", "time"},
 	{"how tall", "elevation"},
 	{"how high", "elevation"},
 	{"near me", "nearby"},
@@ -1562,6 +1566,7 @@ var searchPhrases = []struct{ from, to string }{
 // searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
 // words). The rest of q is kept as it is, case included.
 func searchRewritePhrases(q string) string {
+	q = searchAnswerType(q)
 	for _, p := range searchPhrases {
 		for i := 0; i+len(p.from) <= len(q); i++ {
 			j := i + len(p.from)
@@ -1580,4 +1585,25 @@ func searchRewritePhrases(q string) string {
 
 func searchIsWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
+}
+
+// searchAnswerTypes are the kinds of answer a question word asks for, in the
+// words tools use for them: "why does this keep failing" wants a cause,
+// "who owns this" a user. The question words themselves are stop words.
+var searchAnswerTypes = map[string]string{
+	"why":   "cause",
+	"who":   "user owner",
+	"when":  "time date",
+	"where": "location place",
+}
+
+// searchAnswerType adds to q the words of the answer its first word asks for
+// (see searchAnswerTypes). Only a question's first word counts: "notify me
+// when it ends" asks for no time.
+func searchAnswerType(q string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(q), " ")
+	if kind, ok := searchAnswerTypes[strings.ToLower(first)]; ok {
+		return q + " " + kind
+	}
+	return q
 }
