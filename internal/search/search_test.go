@@ -438,6 +438,7 @@ func TestSearchPhrases(t *testing.T) {
 		"  Who owns it":              "  Who owns it user owner",
 		"notify me when it ends":     "notify me when it ends",
 		"whoever":                    "whoever",
+		"change every order":         "change many multiple order",
 		"where is the cafe how far?": "where is the cafe distance? location place",
 	} {
 		if got := searchRewritePhrases(in); got != want {

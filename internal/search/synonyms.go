@@ -636,6 +636,7 @@ mimic: emulate
 touched: modified info time
 modified: modified info time
 several: multiple many
+all: many multiple
 multiple: multiple many
 fresh: new create
 empty: new create clear
@@ -1553,6 +1554,7 @@ var searchPhrases = []struct{ from, to string }{
 	{"tell me when", "notify monitor"},
 	{"as the crow flies", "distance"},
 	{"how far", "distance"},
+	{"every", "many multiple"},
 	{"how old", "age"},
 	{"how often", "frequency"},
 	{"how big", "size"},
