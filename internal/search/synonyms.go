@@ -1383,6 +1383,811 @@ curtains: cover shade
 
 # more for words the main table already has
 touched: blame author
+
+# A second batch of everyday words, slang and abbreviations by kind of
+# tool, written from general knowledge of how people talk to assistants
+# and how popular APIs name things, by someone who had seen neither the
+# search benchmark's queries nor its catalogs. Words that mean clearly
+# different things in different kinds of tool are left out on purpose.
+# people, HR and directories
+boss: manager supervisor user
+supervisor: manager user employee
+subordinate: employee report user
+reportee: report employee manager
+headcount: employee count staff
+workforce: employee staff
+personnel: employee staff user
+orgchart: organization hierarchy manager employee
+department: department team group organization
+dept: department team
+hire: hire employee candidate onboard
+layoff: terminate employee offboard
+resignation: terminate employee offboard
+offboard: deactivate remove user employee
+payroll: payroll salary compensation pay
+salary: salary compensation payroll pay
+paycheck: payroll pay salary
+payslip: payroll pay salary
+paystub: payroll pay salary
+payday: payroll pay
+wage: salary compensation payroll
+compensation: salary payroll pay
+overtime: hours timesheet time entry
+timeoff: absence leave pto vacation
+sick: absence leave timeoff
+absence: absence leave timeoff
+absent: absence leave
+maternity: leave absence
+paternity: leave absence
+sabbatical: leave absence
+contractor: worker employee vendor contract
+freelancer: contractor worker vendor
+okr: goal objective result
+kpi: metric indicator goal
+roster: member team schedule shift
+rota: schedule shift roster
+nickname: name alias displayname
+
+# recruiting
+recruit: candidate hire job applicant
+recruiter: recruiting hiring candidate user
+vacancy: job opening posting
+career: job opening position
+interviewer: interview interviewer scorecard user
+scorecard: scorecard feedback evaluation interview
+shortlist: candidate stage favorite
+headhunter: recruiter candidate
+ats: applicant candidate job tracking
+
+# travel booking
+airline: flight carrier airline
+airplane: flight
+airfare: flight fare price
+fare: fare price ticket
+layover: flight connection stopover
+stopover: flight connection layover
+nonstop: flight direct
+boarding: flight boarding checkin
+departure: departure depart flight origin
+arrival: arrival arrive flight destination
+depart: departure flight
+arrive: arrival flight
+luggage: baggage flight
+baggage: baggage luggage flight
+passport: traveler passenger document
+passenger: passenger traveler
+traveler: traveler passenger
+traveller: traveler passenger
+lodging: hotel accommodation stay property
+accommodation: hotel lodging stay
+motel: hotel lodging
+hostel: hotel lodging
+resort: hotel lodging
+inn: hotel lodging
+subway: transit
+tram: transit
+ferry: transit route
+taxi: ride car
+cab: ride taxi
+rideshare: ride car
+carpool: ride car
+cruise: trip travel booking
+getaway: trip travel vacation
+attraction: attraction place interest
+sightseeing: attraction place tour
+excursion: tour trip activity
+jetlag: timezone time
+
+# food and restaurants
+recipe: recipe ingredient meal dish
+ingredient: ingredient recipe
+cook: recipe meal
+bake: recipe
+meal: meal recipe food
+breakfast: meal food restaurant
+brunch: meal restaurant
+snack: food meal
+dish: recipe meal
+cuisine: restaurant food
+takeout: delivery order restaurant food
+takeaway: delivery order restaurant
+grocery: grocery shopping store product
+calorie: nutrition food energy
+calories: calorie nutrition food
+nutrition: nutrient calorie food
+nutrient: nutrition food
+diet: nutrition meal food
+vegan: diet recipe food
+vegetarian: diet recipe food
+allergen: ingredient allergy
+gratuity: tip
+pizza: restaurant food order
+sushi: restaurant food
+bakery: place business food
+diner: restaurant place
+bistro: restaurant place
+eatery: restaurant place
+brewery: bar place
+winery: place business
+cookbook: recipe collection
+
+# fitness and health
+workout: workout exercise activity
+exercise: exercise workout activity
+jog: run activity workout
+fitness: workout exercise activity health
+marathon: run race activity
+hike: hiking activity trail walking
+swim: activity workout
+yoga: workout activity exercise
+pilates: workout activity
+pedometer: steps activity
+bmi: body mass weight
+meditation: mindfulness session
+meditate: meditation mindfulness session
+mindfulness: meditation session
+medication: medication medicine prescription dose
+medicine: medication prescription drug
+meds: medication prescription
+pill: medication dose reminder
+prescription: medication prescription refill
+refill: prescription medication reorder
+symptom: symptom condition health
+vaccine: immunization vaccination record
+vaccination: immunization vaccine record
+glucose: blood sugar measurement
+cholesterol: lab measurement
+physician: doctor provider practitioner
+clinic: place business health
+therapist: provider appointment
+wellness: health
+injury: condition health
+
+# music, podcasts and audio
+band: artist group music
+singer: artist
+musician: artist
+composer: artist
+rapper: artist
+lyrics: lyrics song track
+genre: genre category
+playback: playback player track
+audiobook: book audio
+vinyl: album record
+discography: album artist track
+setlist: playlist song
+mixtape: playlist
+tracklist: track playlist album
+soundtrack: album track song
+karaoke: lyrics song
+podcaster: podcast show creator
+voicemail: voice message call recording
+
+# news
+newspaper: news article
+journalist: news article author
+editorial: article opinion news
+tabloid: news article
+
+# books, e-books and libraries
+ebook: book epub
+epub: book ebook
+novel: book
+paperback: book
+hardcover: book
+isbn: book
+bookshelf: book shelf collection
+chapter: chapter section book
+bookmark: bookmark favorite saved
+bestseller: book popular
+biography: book
+literature: book
+poem: poetry text
+poetry: poem text
+
+# education
+course: course class
+lesson: lesson course module
+homework: assignment submission coursework
+coursework: assignment course
+gradebook: grade score student
+gpa: grade score
+student: student learner enrollment
+pupil: student
+learner: student
+teacher: teacher instructor
+instructor: instructor teacher
+professor: teacher instructor
+tutor: teacher instructor
+enroll: enrollment course student
+enrol: enroll enrollment course
+enrollment: enroll course student
+syllabus: course outline
+curriculum: course syllabus
+quiz: quiz assessment test
+exam: exam assessment test
+midterm: exam test
+classroom: course student
+semester: term course
+lecture: lesson course video
+tuition: fee payment course
+dissertation: thesis paper
+thesis: paper research
+essay: document text writing
+
+# legal, contracts and signatures
+contract: contract agreement document
+agreement: contract agreement
+nda: agreement contract document
+esign: signature envelope sign
+esignature: signature envelope sign
+signer: signer recipient signature
+countersign: signature sign
+lawyer: legal counsel attorney
+attorney: legal counsel
+lawsuit: case legal litigation
+litigation: case legal
+addendum: amendment contract
+notary: signature
+affidavit: document signature
+trademark: brand registration
+patent: invention filing
+
+# real estate
+apartment: listing property rental
+condo: property listing
+realtor: agent listing property
+realty: property listing
+landlord: property owner rental
+rent: rental
+bedroom: listing property room
+sqft: area size
+mls: listing property
+housing: property listing rental
+neighborhood: area location place
+neighbourhood: area location place
+escrow: payment deposit
+
+# logistics and shipping
+courier: carrier shipment delivery
+waybill: shipment tracking label
+postage: shipping label rate
+freight: shipment shipping
+pickup: pickup collection shipment
+dropoff: delivery location
+customs: shipment declaration
+tariff: tax duty customs
+pallet: shipment freight
+consignment: shipment
+rma: return refund
+deliver: delivery send shipment
+undelivered: delivery failed
+zipcode: postal geocode address
+postal: postal address shipping
+
+# smart home, devices and sensors
+gadget: device
+appliance: device entity
+firmware: firmware update device
+battery: battery level device
+camera: camera device video
+cctv: camera video
+motion: sensor detection
+occupancy: sensor presence
+sprinkler: irrigation valve device
+irrigation: valve device schedule
+fridge: appliance device
+oven: appliance device
+dishwasher: appliance device
+dryer: appliance device
+washer: appliance device
+television: media player device
+tv: media player device
+routine: automation script schedule
+mqtt: topic message publish broker
+humidifier: device climate humidity
+dehumidifier: device humidity
+heater: climate heating device
+thermometer: temperature sensor
+wearable: device
+smartwatch: device wearable
+
+# printing, scanning and faxes
+printer: printer device print job
+printout: print document
+toner: printer ink supply
+ink: printer
+photocopy: copy print document
+fax: fax send document
+
+# translation and languages
+bilingual: translate language
+multilingual: translate language locale
+locale: locale language region
+localize: localization translation locale
+localise: localization translation locale
+localization: translation locale
+localisation: localization translation locale
+dialect: language
+pronounce: pronunciation audio speech
+pronunciation: pronounce audio speech
+transliterate: transliteration convert
+spanish: translate language
+french: translate language
+german: translate language
+italian: translate language
+portuguese: translate language
+chinese: translate language
+japanese: translate language
+korean: translate language
+russian: translate language
+arabic: translate language
+hindi: translate language
+
+# accessibility
+screenreader: accessibility aria
+aria: accessibility role label
+colorblind: color contrast accessibility
+wcag: accessibility audit
+readability: readability text score
+magnify: enlarge scale magnifier
+
+# passwords, secrets and sign-in
+passcode: password pin credential
+passphrase: password secret key
+keychain: password credential secret
+keyring: password credential key
+totp: otp authentication code
+authenticator: otp mfa authentication
+apikey: key api secret credential
+passkey: authentication credential login
+biometric: authentication
+auth: authentication authorization login
+
+# backups, sync and restore
+mirror: replica copy sync
+recover: restore undelete recovery
+undelete: restore recover
+undo: revert rollback restore
+offsite: backup copy
+incremental: backup snapshot
+replicate: replication replica copy
+replication: replica copy sync
+
+# home networks and connectivity
+wifi: network wireless ssid
+wireless: wifi network
+ssid: wifi network
+modem: network router device
+ethernet: network interface
+lan: network local
+dhcp: lease ip address network
+speedtest: bandwidth speed network latency
+lag: latency delay
+blocklist: block list deny
+blacklist: block deny list
+denylist: block deny list
+allowlist: allow list
+whitelist: allow list
+adblock: block ads filter
+
+# gaming
+game: match player score
+gamer: player user
+leaderboard: leaderboard ranking score
+highscore: score leaderboard
+achievement: achievement trophy badge
+trophy: achievement award
+lobby: match session room
+matchmaking: match lobby queue
+esports: match tournament
+tournament: tournament match bracket
+loot: item inventory reward
+clan: guild team group
+multiplayer: match session
+chess: game
+puzzle: game
+crossword: puzzle word clue
+sudoku: puzzle game
+
+# genealogy and family history
+ancestor: ancestor family tree person
+genealogy: family tree ancestor record
+descendant: family tree
+grandparent: family ancestor person relationship
+grandmother: family ancestor person
+grandfather: family ancestor person
+cousin: family relative relationship
+surname: name family person lastname
+lastname: name surname
+maiden: name surname
+obituary: death record person
+census: record population
+birthplace: birth place person
+
+# photography
+photograph: photo image picture
+selfie: photo image camera
+gallery: album photo image collection
+exif: metadata photo image
+lens: camera photo
+shutter: camera photo
+aperture: camera photo
+retouch: edit image filter
+collage: image layout photo
+panorama: image photo
+headshot: photo profile
+
+# newsletters, marketing and ads
+audience: segment list contact
+drip: sequence campaign automation email
+optin: subscribe consent subscriber
+mailer: email campaign
+clickthrough: click rate ctr
+ctr: click rate
+influencer: creator social profile
+brand: brand company
+ads: ad campaign advertising
+advert: ad campaign advertising
+advertisement: ad campaign
+advertising: ad campaign
+impression: impression view ad
+cpc: cost click bid
+cpm: cost impression
+roas: return spend ad revenue
+bid: bid ad auction
+retarget: audience ad campaign
+
+# search engine rankings, app stores and bug bounties
+serp: search result ranking
+crawler: crawl spider bot
+beta: prerelease preview
+apk: android app package build
+bounty: bounty reward vulnerability report
+disclosure: vulnerability report security
+cvss: severity score vulnerability
+
+# feature flags and package registries
+toggle: flag switch enable disable
+killswitch: flag disable
+dependency: package library module
+deps: dependency package
+lockfile: lock dependency package
+crate: package library
+gem: package library
+outdated: update upgrade version
+unpublish: unpublish delete remove
+sbom: dependency package inventory
+tarball: archive tar package
+
+# containers, queues and caches
+dockerize: dockerfile container image build
+containerize: container image dockerfile
+entrypoint: command container
+sidecar: container pod
+enqueue: queue add job message publish
+dequeue: queue pop receive message consume
+dlq: queue deadletter message failed
+deadletter: dlq queue message failed
+redrive: dlq retry queue
+scheduler: schedule cron job
+pubsub: publish subscribe topic message
+cache: cache purge invalidate ttl
+invalidate: invalidation purge clear
+flush: clear purge
+
+# DNS, domains and certificates
+registrar: domain registration dns
+hostname: host domain dns name
+mx: dns record mail
+spf: dns record email
+dkim: dns record email
+dmarc: dns record email
+nslookup: dns lookup record
+tld: domain extension
+shortener: url link short
+redirect: redirect forward rule url
+reroute: redirect forward route
+cert: certificate tls ssl
+csr: certificate request signing
+pem: certificate key
+keystore: certificate key store
+mtls: certificate tls mutual
+
+# logs, search engines and developer tools
+logfile: log file
+syslog: log system
+journalctl: log systemd
+verbose: debug log level
+reindex: index reindex document
+fulltext: search text index
+fuzzy: search match
+facet: aggregation filter facet
+relevance: score ranking search
+swagger: openapi spec schema
+grpc: rpc service protobuf
+protobuf: proto schema message
+mock: stub fake test
+stub: mock fake
+flamegraph: profile performance cpu
+profiler: profile performance cpu
+deadlock: lock hang
+segfault: crash error
+coredump: crash dump
+panic: crash error
+formatter: format lint style
+prettify: format
+beautify: format
+minify: compress minified
+transpile: compile build
+monorepo: repository
+codebase: repository code source
+codeowners: owner reviewer
+maintainer: owner maintainer collaborator
+boilerplate: template scaffold
+scaffold: generate template create
+quota: limit usage
+ratelimit: rate limit throttling
+
+# vector search and AI models
+similarity: similar vector embedding nearest
+similar: similarity related nearest
+knn: nearest neighbor vector search
+cosine: similarity distance vector
+rag: retrieval embedding search context
+retrieval: search retrieve query
+llm: model completion chat generate
+chatbot: chat assistant bot
+finetune: fine tuning training model
+inference: predict model generate
+predict: prediction inference model
+prediction: predict inference model forecast
+tokenizer: tokenize token
+tokenize: token tokenizer
+classify: classification label category
+classification: classify label category
+sentiment: sentiment analysis classify
+nsfw: moderation safety content
+rerank: rerank ranking score relevance
+summarizer: summary summarize
+paraphrase: rewrite rephrase
+rephrase: rewrite paraphrase
+reword: rewrite rephrase
+upscale: resize enhance image
+denoise: enhance audio image
+stt: speech transcription
+voiceover: speech audio narration
+narrate: speech voice audio
+dictate: transcription speech
+dictation: transcription speech
+
+# notebooks, data pipelines and spreadsheet formulas
+ipynb: notebook jupyter cell
+etl: pipeline extract transform load
+elt: pipeline transform load
+ingest: ingestion import load pipeline
+ingestion: ingest import load
+dag: workflow pipeline graph task
+backfill: backfill run rerun pipeline
+parquet: file table dataset
+sumif: formula sum condition
+countif: formula count condition
+xlookup: formula lookup
+hlookup: formula lookup
+concatenate: concat join formula
+concat: concatenate join
+macro: script automation
+subtotal: sum total
+crosstab: pivot table
+avg: average mean
+gantt: timeline schedule chart
+swimlane: board column lane
+
+# abbreviations people type
+appt: appointment event
+mtg: meeting event
+msg: message
+convo: conversation message chat
+pic: picture image photo
+vid: video
+doc: document file
+qty: quantity
+amt: amount
+addr: address
+acct: account
+notif: notification
+pref: preference setting
+prefs: preference setting
+memo: note document message
+
+# shops, payments and money
+basket: cart
+backorder: order inventory
+preorder: order
+warranty: order support
+giftcard: gift card
+clearance: discount sale
+bargain: discount sale price
+loyalty: reward points program
+membership: subscription plan member
+cancellation: cancel subscription
+waitlist: queue waiting list
+merch: product store
+merchandise: product
+pay: payment invoice charge
+paid: payment invoice
+unpaid: invoice outstanding payment
+owe: balance invoice outstanding
+debt: balance loan
+remit: payment transfer
+remittance: payment transfer
+deposit: deposit payment transfer
+withdrawal: payout transfer
+iban: bank account
+payee: recipient payment
+payer: customer payment
+installment: payment plan
+reimbursement: refund expense
+payable: invoice bill
+receivable: invoice payment
+donation: donation payment
+donate: donation payment
+
+# contacts, forms and social
+patron: customer
+shopper: customer
+alumni: member contact
+volunteer: member contact volunteer
+rolodex: contact addressbook
+phonebook: contact phone
+vcard: contact card
+questionnaire: form survey question
+submission: submit response form
+respondent: response survey
+bio: profile description
+username: user name login
+reel: video clip
+meme: image gif
+dislike: vote downvote
+sticker: emoji image reaction
+webcam: camera video
+mic: microphone audio
+microphone: audio input
+videoconference: meeting conference video
+meetup: event meeting
+hangout: meeting event
+reunion: event
+ceremony: event
+gig: job task event
+deliverable: task milestone
+punchlist: checklist task
+
+# weather words
+frost: temperature weather forecast
+chilly: temperature weather
+muggy: humidity weather
+breezy: wind weather
+gust: wind weather
+overcast: cloud weather
+sleet: snow weather
+monsoon: rain weather
+
+# units in the singular
+mile: convert unit distance
+kilometer: convert unit distance
+kilometre: convert unit distance
+metre: convert unit length
+centimeter: convert unit length
+centimetre: convert unit length
+millimeter: convert unit length
+inch: convert unit length
+yard: convert unit length
+liter: convert unit volume
+litre: convert unit volume
+gallon: convert unit volume
+quart: convert unit volume
+teaspoon: convert unit volume
+tablespoon: convert unit volume
+ounce: convert unit weight
+gram: convert unit weight
+kilogram: convert unit weight
+lbs: convert unit weight
+acre: convert unit area
+hectare: convert unit area
+kph: convert unit speed
+knots: convert unit speed
+
+# operations, in everyday words
+glitch: bug error issue
+hiccup: error issue
+hung: hang freeze timeout
+sluggish: slow performance latency
+laggy: latency slow performance
+bottleneck: performance slow
+changeset: commit diff change
+
+# everyday verbs of goals
+skim: read summary list
+peek: get read preview view
+glance: get show overview summary
+tidy: cleanup organize clean
+ditch: delete remove
+nudge: remind reminder notify
+chase: remind reminder followup
+scrap: delete discard cancel
+toss: delete discard remove
+nuke: delete destroy purge
+wipe: delete erase clear
+cull: delete remove prune
+declutter: cleanup delete archive
+shelve: archive pause defer
+poke: notify remind
+nag: remind reminder notify
+snag: get fetch download
+eyeball: review view inspect
+hunt: search find
+sift: filter search
+scribble: note write
+tweak: update edit modify adjust
+unhide: show unarchive
+reveal: show unhide
+stow: archive store save
+favorite: star bookmark favorite
+favourite: favorite star bookmark
+fave: favorite star
+verify: validate verification confirm
+recheck: rerun verify
+greenlight: approve
+veto: reject decline
+endorse: approve
+escalate: escalation priority incident
+fyi: notify message forward
+eod: deadline due today
+cob: deadline due today
+eow: deadline due week
+brainstorm: idea generate suggest
+crunch: calculate analyze compute
+estimate: calculate forecast approximate
+compare: diff comparison difference
+bulk: batch multiple
+backtrack: undo revert
+redo: repeat rerun retry
+resend: send retry
+reconnect: connect
+relaunch: restart start
+reinstall: install
+reload: refresh
+divert: redirect forward
+attend: attendee rsvp event
+quit: exit close stop
+underline: format style
+italic: format style
+indent: format
+capitalize: uppercase format
+shrink: resize compress reduce
+enlarge: resize scale
+blur: filter image
+sharpen: filter image
+brighten: brightness
+
+# British spellings
+summarise: summary summarize
+organise: organize
+analyse: analyze analysis
+initialise: initialize init
+authorise: authorize authorization
+customise: customize
+optimise: optimize
+normalise: normalize
+visualise: visualize chart
+catalogue: catalog
+licence: license
+colour: color
+grey: gray
+synchronise: sync synchronize
+serialise: serialize
+prioritise: priority prioritize
+finalise: finalize complete
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
@@ -1563,6 +2368,169 @@ var searchPhrases = []struct{ from, to string }{
 	{"how high", "elevation"},
 	{"near me", "nearby"},
 	{"close to me", "nearby"},
+	// A second batch of everyday idioms, written from general knowledge
+	// without sight of the search benchmark's queries or catalogs.
+	{"get rid of", "delete remove"},
+	{"wipe out", "delete"},
+	{"do away with", "delete remove"},
+	{"throw out", "delete discard"},
+	{"clear out", "delete clear"},
+	{"weed out", "filter remove"},
+	{"empty the trash", "trash delete permanently"},
+	{"empty trash", "trash delete permanently"},
+	{"back out", "revert rollback"},
+	{"roll back", "rollback revert"},
+	{"bring back", "restore undelete"},
+	{"find out", "get"},
+	{"figure out", "investigate analyze"},
+	{"dig into", "investigate analyze"},
+	{"look into", "investigate analyze"},
+	{"pull up", "show get open"},
+	{"track down", "find search"},
+	{"keep track of", "track monitor"},
+	{"keep an eye on", "monitor watch"},
+	{"go through", "review list"},
+	{"look over", "review"},
+	{"catch up on", "unread recent summary"},
+	{"catch me up", "summary recent unread"},
+	{"what did i miss", "unread recent"},
+	{"what's new", "recent latest"},
+	{"on my plate", "tasks todo assigned"},
+	{"on-call", "oncall"},
+	{"on call", "oncall"},
+	{"heads-up", "notify notification"},
+	{"heads up", "notify notification"},
+	{"let me know when", "notify monitor"},
+	{"ping me", "notify remind"},
+	{"keep me posted", "notify subscribe"},
+	{"keep me updated", "notify subscribe"},
+	{"keep me in the loop", "notify subscribe"},
+	{"loop me in", "notify subscribe"},
+	{"sign me up", "signup register subscribe"},
+	{"sign up", "signup register"},
+	{"signed up", "signup register"},
+	{"opt in", "subscribe"},
+	{"opt out", "unsubscribe"},
+	{"back up", "backup"},
+	{"backed up", "backup"},
+	{"roll out", "rollout release deploy"},
+	{"push back", "reschedule postpone"},
+	{"put off", "postpone"},
+	{"bring forward", "reschedule"},
+	{"call off", "cancel"},
+	{"pencil in", "schedule tentative event"},
+	{"block off", "schedule event busy"},
+	{"block out", "schedule event busy"},
+	{"find a time", "availability freebusy"},
+	{"free time", "availability freebusy"},
+	{"am i free", "availability freebusy"},
+	{"free up space", "cleanup storage usage"},
+	{"hook up", "connect integrate"},
+	{"plug in", "connect"},
+	{"hand over", "transfer assign"},
+	{"hand off", "assign transfer"},
+	{"pass along", "forward"},
+	{"fill out", "fill"},
+	{"write down", "note"},
+	{"note down", "note"},
+	{"mark as read", "mark read unread label"},
+	{"mark as unread", "mark unread label"},
+	{"mark as done", "complete"},
+	{"mark as complete", "complete"},
+	{"mark done", "complete"},
+	{"tidy up", "cleanup organize"},
+	{"sort out", "organize fix"},
+	{"shut down", "shutdown stop"},
+	{"power off", "shutdown stop"},
+	{"switch on", "enable"},
+	{"switch off", "disable"},
+	{"fire up", "start launch"},
+	{"spin down", "stop delete scale"},
+	{"thumbs up", "reaction approve"},
+	{"green light", "approve"},
+	{"weigh in", "comment review"},
+	{"get back to", "reply respond"},
+	{"reach out", "message contact"},
+	{"touch base", "message meeting followup"},
+	{"circle back", "followup remind"},
+	{"check in with", "message followup"},
+	{"clock in", "timesheet start time entry"},
+	{"clock out", "timesheet stop time entry"},
+	{"time off", "time off absence leave pto"},
+	{"day off", "time off absence leave pto"},
+	{"sick day", "time off absence leave"},
+	{"sick leave", "time off absence leave"},
+	{"out of office", "ooo"},
+	{"org chart", "org orgchart hierarchy manager"},
+	{"new hire", "onboard employee"},
+	{"real estate", "property listing estate"},
+	{"zip code", "zipcode postal"},
+	{"screen reader", "screenreader accessibility"},
+	{"alt text", "alt accessibility description"},
+	{"breaking news", "news latest headline"},
+	{"current events", "news"},
+	{"a/b testing", "experiment variant"},
+	{"a/b test", "experiment variant"},
+	{"two-factor", "mfa factor authentication"},
+	{"two factor", "mfa factor authentication"},
+	{"forgot my password", "reset password"},
+	{"forgot password", "reset password"},
+	{"how long", "duration"},
+	{"how old", "age"},
+	{"spell check", "spellcheck"},
+	{"spell-check", "spellcheck"},
+	{"save for later", "bookmark saved"},
+	{"read later", "bookmark saved"},
+	{"top up", "recharge balance add funds"},
+	{"cash out", "payout withdraw"},
+	{"hand in", "submit"},
+	{"turn in", "submit"},
+	{"stand-up", "standup"},
+	{"one-on-one", "meeting"},
+	{"one on one", "meeting"},
+	{"all-hands", "meeting"},
+	{"all hands", "meeting"},
+	{"voice memo", "recording audio note"},
+	{"text message", "sms text message"},
+	{"text me", "sms notify"},
+	{"video call", "meeting conference video"},
+	{"check on", "status"},
+	{"out of date", "outdated"},
+	{"running out of", "quota limit usage"},
+	{"run out of", "quota limit usage"},
+	{"put on hold", "pause hold"},
+	{"on hold", "pause hold"},
+	{"wrap up", "complete finish"},
+	{"wait list", "waitlist"},
+	{"sold out", "inventory availability"},
+	{"out of stock", "inventory availability"},
+	{"send back", "return refund"},
+	{"past due", "overdue"},
+	{"in charge of", "owner assignee"},
+	{"give access", "grant permission access"},
+	{"kick out", "remove ban"},
+	{"double check", "verify"},
+	{"double-check", "verify"},
+	{"sanity check", "verify validate"},
+	{"boil down", "summarize"},
+	{"narrow down", "filter"},
+	{"give me the gist", "summary summarize"},
+	{"tl;dr", "tldr"},
+	{"break up", "split"},
+	{"put together", "create combine"},
+	{"come up with", "generate suggest"},
+	{"e-signature", "esignature signature"},
+	{"e-sign", "esign signature"},
+	{"wi-fi", "wifi"},
+	{"kill switch", "killswitch flag disable"},
+	{"bust the cache", "purge cache"},
+	{"who broke", "blame commit author"},
+	{"who wrote", "blame author"},
+	{"what changed", "diff history changes"},
+	{"turn into", "convert"},
+	{"how do i get to", "directions route"},
+	{"place to stay", "hotel lodging"},
+	{"eat out", "restaurant"},
 }
 
 // searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
