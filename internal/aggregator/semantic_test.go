@@ -30,12 +30,12 @@ import (
 // embeddings API as Ollama, llama.cpp's server, LM Studio and vLLM do, and
 // computes a deterministic vector for each text, a bag of words hashed into
 // 256 dimensions where the words of a few synonym pairs share one
-// dimension. It knows, as a real model would, that "nuke" is "delete" and
+// dimension. It knows, as a real model would, that "axe" is "delete" and
 // "stale" is "old": words the lexical ranker has no relation for.
 
 // standInSynonyms maps a word to the word whose dimension it shares.
 var standInSynonyms = map[string]string{
-	"nuke": "delete", "wipe": "delete", "stale": "old", "unused": "old", "folks": "people",
+	"axe": "delete", "nuke": "delete", "wipe": "delete", "stale": "old", "unused": "old", "folks": "people",
 	"huddle": "meeting", "palaver": "meeting", "shelve": "archive",
 }
 
@@ -232,8 +232,8 @@ func names(docs []ToolDoc) string {
 // liftExamples are queries the lexical ranker gets wrong, with the tool
 // meant: a real model, like the stand-in, knows what their words mean.
 var liftExamples = []struct{ query, server, tool string }{
-	{"palaver with folks", "calendar", "schedule_meeting"},   // no word of it is in any tool
-	{"nuke the branch once merged", "repo", "delete_branch"}, // "merged" pulls merge_pull_request up
+	{"palaver with folks", "calendar", "schedule_meeting"},  // no word of it is in any tool
+	{"axe the branch once merged", "repo", "delete_branch"}, // "merged" pulls merge_pull_request up
 }
 
 // With the embedding ranker, search finds what words alone miss, and still
@@ -302,7 +302,7 @@ func TestEmbeddingsAreCachedInTheCatalog(t *testing.T) {
 	step := func(a *Aggregator, what string, want count) {
 		t.Helper()
 		before := count{standIn.requests.Load(), standIn.texts.Load()}
-		hits, err := a.Search(t.Context(), "nuke the branch once merged", 3, "summary")
+		hits, err := a.Search(t.Context(), "axe the branch once merged", 3, "summary")
 		if err != nil || rankOf(hits, "repo", "delete_branch") != 1 {
 			t.Fatalf("%s: %s, %v", what, names(hits), err)
 		}

@@ -1662,7 +1662,6 @@ consignment: shipment
 rma: return refund
 deliver: delivery send shipment
 undelivered: delivery failed
-zipcode: postal geocode address
 postal: postal address shipping
 
 # smart home, devices and sensors
