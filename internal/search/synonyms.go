@@ -2474,8 +2474,6 @@ var searchPhrases = []struct{ from, to string }{
 	{"two factor", "mfa factor authentication"},
 	{"forgot my password", "reset password"},
 	{"forgot password", "reset password"},
-	{"how long", "duration"},
-	{"how old", "age"},
 	{"spell check", "spellcheck"},
 	{"spell-check", "spellcheck"},
 	{"save for later", "bookmark saved"},
