@@ -759,10 +759,19 @@ func doctorEngine(ctx context.Context, cfg config.Config, host string, seen map[
 		return
 	}
 	defer e.Close()
+	// One call of the engine's info says both which engine it is and which
+	// runtimes it has.
+	var (
+		id          sandbox.Identity
+		runtimes    []string
+		describeErr error
+	)
+	if name || cfg.Runtime != "" {
+		id, runtimes, describeErr = e.Describe(ctx)
+	}
 	if name {
-		id, err := e.Identity(ctx)
-		if err != nil {
-			report(false, what("container engine"), err.Error(), "")
+		if describeErr != nil {
+			report(false, what("container engine"), describeErr.Error(), "")
 			return
 		}
 		if first, ok := seen[id]; ok && id.Known() {
@@ -786,12 +795,11 @@ func doctorEngine(ctx context.Context, cfg config.Config, host string, seen map[
 		report(true, what("sandbox image"), cfg.Image+" is current", "")
 	}
 	if cfg.Runtime != "" {
-		names, err := e.Runtimes(ctx)
 		switch {
-		case err != nil:
-			report(false, what("sandbox runtime"), err.Error(), "")
-		case !slices.Contains(names, cfg.Runtime):
-			report(false, what("sandbox runtime"), fmt.Sprintf("the engine has no runtime %q (it has %s)", cfg.Runtime, strings.Join(names, ", ")),
+		case describeErr != nil:
+			report(false, what("sandbox runtime"), describeErr.Error(), "")
+		case !slices.Contains(runtimes, cfg.Runtime):
+			report(false, what("sandbox runtime"), fmt.Sprintf("the engine has no runtime %q (it has %s)", cfg.Runtime, strings.Join(runtimes, ", ")),
 				`register it in /etc/docker/daemon.json: {"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}}}, then restart dockerd`)
 		default:
 			report(true, what("sandbox runtime"), cfg.Runtime, "")

@@ -120,3 +120,61 @@ func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
 		t.Errorf("sandbox run: %+v", c)
 	}
 }
+
+// doctor checks the configured runtime against the ones the engine has,
+// with one address and with two for one engine (where the same look at the
+// engine also says which engine it is): a runtime the engine lacks is a failed
+// check naming the runtimes it has, and runc, which every engine has, passes.
+func TestDoctorChecksTheRuntime(t *testing.T) {
+	e := clitest.NeedEngine(t)
+	sock, ok := strings.CutPrefix(e.Host(), "unix://")
+	if !ok {
+		t.Skipf("the engine is at %s, not a unix socket a symlink can point at", e.Host())
+	}
+	f := clitest.NewFixture(t, "")
+	link := "unix://" + filepath.Join(f.Dir, "docker.sock")
+	if err := os.Symlink(sock, strings.TrimPrefix(link, "unix://")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		runtime string
+		engines bool
+		ok      bool
+	}{
+		{"no-such-runtime", false, false},
+		{"no-such-runtime", true, false},
+		{"runc", false, true},
+		{"runc", true, true},
+	} {
+		conf := "runtime = " + strconv.Quote(c.runtime) + "\n"
+		what := "sandbox runtime"
+		if c.engines {
+			conf += "engines = [" + strconv.Quote(e.Host()) + ", " + strconv.Quote(link) + "]\n"
+			what += " " + e.Host()
+		}
+		path := filepath.Join(f.Dir, "runtime.toml")
+		f.Write(t, path, conf)
+		r := f.Run(t, "", nil, "doctor", "--json", "--no-discovery", "--config", path)
+		var checks []check
+		if err := json.Unmarshal([]byte(r.Stdout), &checks); err != nil {
+			t.Fatalf("doctor --json: %v\n%s%s", err, r.Stdout, r.Stderr)
+		}
+		var got *check
+		for i := range checks {
+			if checks[i].Check == what {
+				got = &checks[i]
+			}
+		}
+		switch {
+		case got == nil:
+			t.Errorf("%s (engines listed: %v): no check %q in %+v", c.runtime, c.engines, what, checks)
+		case got.OK != c.ok:
+			t.Errorf("%s (engines listed: %v): %+v, want ok=%v", c.runtime, c.engines, *got, c.ok)
+		case !c.ok && !strings.Contains(got.Detail, `the engine has no runtime "no-such-runtime" (it has `) || !c.ok && !strings.Contains(got.Detail, "runc"):
+			t.Errorf("%s: detail %q does not name the missing runtime and the ones there are", c.runtime, got.Detail)
+		}
+		if !c.ok && r.Code == 0 {
+			t.Errorf("%s: doctor exited 0 with a failed check", c.runtime)
+		}
+	}
+}

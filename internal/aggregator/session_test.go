@@ -363,7 +363,7 @@ const sessionOffWarning = `isolation = \"session\" is not available on this engi
 func TestSessionIsOffUnderGVisor(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
 	eng := clitest.NeedEngine(t)
-	if names, err := eng.Runtimes(t.Context()); err != nil || !slices.Contains(names, "runsc") {
+	if _, names, err := eng.Describe(t.Context()); err != nil || !slices.Contains(names, "runsc") {
 		testenv.SkipOrFail(t, "the engine has no runtime runsc (%v, %v): .ci/engine.sh registers it", names, err)
 	}
 	var logs logBuffer

@@ -620,7 +620,7 @@ except ToolError as e:
 func TestWithGVisorTheCodeRunsOnGVisorsKernel(t *testing.T) {
 	testenv.Engines(t, testenv.GVisor)
 	e := clitest.NeedEngine(t)
-	names, err := e.Runtimes(t.Context())
+	_, names, err := e.Describe(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -221,12 +221,6 @@ func (e *Engine) Identity(ctx context.Context) (Identity, error) {
 	return id, err
 }
 
-// Runtimes returns the names of the OCI runtimes the engine knows.
-func (e *Engine) Runtimes(ctx context.Context) ([]string, error) {
-	_, names, err := e.Describe(ctx)
-	return names, err
-}
-
 // Describe returns the engine's Identity and the names of the OCI runtimes
 // it knows (sorted), from one call of the engine's info.
 func (e *Engine) Describe(ctx context.Context) (Identity, []string, error) {

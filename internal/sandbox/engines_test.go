@@ -235,7 +235,7 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 		t.Skip("starts a second Docker engine")
 	}
 	e1 := testEngine(t)
-	if names, err := e1.Runtimes(t.Context()); err != nil || !strings.Contains(strings.Join(names, " "), "runsc") {
+	if _, names, err := e1.Describe(t.Context()); err != nil || !strings.Contains(strings.Join(names, " "), "runsc") {
 		testenv.SkipOrFail(t, "the engine has no runsc runtime (%v, %v): see .ci/engine.sh", names, err)
 	}
 	defaultImageOn(t, e1)
