@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // startEverythingHTTP starts @modelcontextprotocol/server-everything over
@@ -28,7 +29,7 @@ func startEverythingHTTP(t *testing.T) string {
 	port := clitest.FreePort(t)
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	var out clitest.Buffer
+	var out testenv.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -163,7 +163,7 @@ func TestVSCodeConnects(t *testing.T) {
 // codeServerProc is a running code-server and its output.
 type codeServerProc struct {
 	cmd *exec.Cmd
-	out clitest.Buffer
+	out testenv.Buffer
 }
 
 func (p *codeServerProc) String() string { return p.out.String() }

@@ -138,7 +138,7 @@ scrape_configs:
 	ctx, cancel := context.WithCancel(context.Background())
 	prom := exec.CommandContext(ctx, prometheusBin, "--config.file", cfgFile, "--storage.tsdb.path", filepath.Join(dir, "tsdb"),
 		"--web.listen-address", fmt.Sprintf("127.0.0.1:%d", port))
-	var promLog clitest.Buffer
+	var promLog testenv.Buffer
 	prom.Stdout, prom.Stderr = &promLog, &promLog
 	prom.Cancel = func() error { return prom.Process.Signal(syscall.SIGTERM) }
 	prom.WaitDelay = 10 * time.Second

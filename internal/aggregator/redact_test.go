@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // A server's configured secrets (env, headers, URL query) reach neither the
@@ -71,7 +72,7 @@ func TestNoConfiguredSecretLeavesTheHost(t *testing.T) {
 	})
 	lister := config.Server{Name: "lister", Transport: config.TransportHTTP, Source: "test", URL: listURL + "?api_key=" + listKey}
 
-	var logs clitest.Buffer
+	var logs testenv.Buffer
 	cfg := config.Default()
 	cfg.CatalogDir = t.TempDir()
 	cfg.Runtime = testRuntime()

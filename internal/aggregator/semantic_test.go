@@ -23,6 +23,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // No embedding model can be downloaded where the tests run, so these tests
@@ -171,24 +172,6 @@ func catalogued(t *testing.T, dir string) []config.Server {
 		servers = append(servers, srv)
 	}
 	return servers
-}
-
-// logBuffer collects log records; it is safe for concurrent use.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // semanticAgg is an aggregator over the catalogued servers of dir, with
@@ -358,7 +341,7 @@ func TestEmbeddingServerFailureFallsBackToWords(t *testing.T) {
 			if f.h == nil {
 				srv.Close()
 			}
-			var logs logBuffer
+			var logs testenv.Buffer
 			a := semanticAgg(t, t.TempDir(), url, &logs, func(e *config.EmbeddingsConfig) {
 				e.Timeout, e.MaxResponseBytes = 300*time.Millisecond, 64<<10
 			})
@@ -406,7 +389,7 @@ func TestTheEmbeddingKeyStaysOutOfLogsAndCaches(t *testing.T) {
 	srv := httptest.NewServer(standIn)
 	defer srv.Close()
 	dir := t.TempDir()
-	var logs logBuffer
+	var logs testenv.Buffer
 	a := semanticAgg(t, dir, srv.URL, &logs, func(e *config.EmbeddingsConfig) { e.APIKeyEnv = "MCM_TEST_EMBEDDING_KEY" })
 	hits, err := a.Search(t.Context(), liftExamples[0].query, 3, "summary")
 	if err != nil || rankOf(hits, "calendar", "schedule_meeting") != 1 {

@@ -70,7 +70,7 @@ func TestSessionIsOffOnlyOnTheEngineThatRefusesIt(t *testing.T) {
 			t.Fatalf("build the sandbox image on the second engine: %v", err)
 		}
 
-		var logs logBuffer
+		var logs testenv.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		cfg := config.Default()
 		cfg.CatalogDir, cfg.TokenDir = t.TempDir(), t.TempDir()

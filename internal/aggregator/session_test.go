@@ -366,7 +366,7 @@ func TestSessionIsOffUnderGVisor(t *testing.T) {
 	if _, names, err := eng.Describe(t.Context()); err != nil || !slices.Contains(names, "runsc") {
 		testenv.SkipOrFail(t, "the engine has no runtime runsc (%v, %v): .ci/engine.sh registers it", names, err)
 	}
-	var logs logBuffer
+	var logs testenv.Buffer
 	cfg := config.Default()
 	cfg.CatalogDir, cfg.TokenDir = t.TempDir(), t.TempDir()
 	cfg.State.Path = filepath.Join(t.TempDir(), "state.db")

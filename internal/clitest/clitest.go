@@ -15,7 +15,6 @@
 package clitest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -265,28 +264,10 @@ func Pgrep(pattern string) []int {
 	return pids
 }
 
-// Buffer is a bytes.Buffer safe for a writer and readers at once.
-type Buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // Proc is one running mcp-code-mode process.
 type Proc struct {
 	Cmd            *exec.Cmd
-	Stdout, Stderr Buffer
+	Stdout, Stderr testenv.Buffer
 	done           chan struct{}
 	code           int // exit status once done; -1 when killed by a signal
 }

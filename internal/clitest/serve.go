@@ -17,15 +17,16 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // StdioServe starts `mcp-code-mode args...` as an MCP server over stdio,
 // driven by mcp-go's client, initialized; it returns the client, the
 // process and its stderr. The test's cleanup closes the client, kills the
 // process group if it is still alive and checks for leftover sandboxes.
-func (f *Fixture) StdioServe(t testing.TB, args ...string) (*client.Client, *exec.Cmd, *Buffer) {
+func (f *Fixture) StdioServe(t testing.TB, args ...string) (*client.Client, *exec.Cmd, *testenv.Buffer) {
 	t.Helper()
-	stderr := &Buffer{}
+	stderr := &testenv.Buffer{}
 	var cmd *exec.Cmd
 	if len(args) > 0 && args[0] == "serve" {
 		// serve says why it stops (see CloseServe).
@@ -162,7 +163,7 @@ func CallRunPython(t testing.TB, c *client.Client, req mcp.CallToolRequest) RunR
 // on EOF (mcp-go's Close signals the process if it has not exited 2s after
 // stdin closed; serve says at level info why it stopped, which StdioServe
 // turns on).
-func CloseServe(t testing.TB, c *client.Client, cmd *exec.Cmd, stderr *Buffer) {
+func CloseServe(t testing.TB, c *client.Client, cmd *exec.Cmd, stderr *testenv.Buffer) {
 	t.Helper()
 	if err := c.Close(); err != nil {
 		t.Errorf("close: %v (serve did not exit cleanly)", err)

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -18,24 +17,6 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
-
-// logBuffer is a log the tests read while the provider writes it.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // runProgram runs code in c through the runner's protocol, as a run does,
 // and returns what it printed; a program that fails fails the test.
@@ -164,7 +145,7 @@ func TestRunsSpreadOverTwoEnginesAndOutliveOne(t *testing.T) {
 	e1 := testEngine(t)
 	defaultImageOn(t, e1)
 	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{})
-	var logs logBuffer
+	var logs testenv.Buffer
 	// Every container of the provider starts after t0: the warm ones it
 	// starts on connecting, which the first runs take, too.
 	t0 := time.Now()
@@ -350,7 +331,7 @@ func TestTwoAddressesOfOneEngineAreOneEngine(t *testing.T) {
 	e1 := testEngine(t)
 	defaultImageOn(t, e1)
 	hosts := []string{e1.Host(), socketLink(t, e1, true)}
-	var logs logBuffer
+	var logs testenv.Buffer
 	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
 	defer p.Close()
 	if err := p.Connect(t.Context()); err != nil {
@@ -374,7 +355,7 @@ func TestTheFirstAddressOfAnEngineIsKeptWhenItAnswersLate(t *testing.T) {
 	e1 := testEngine(t)
 	defaultImageOn(t, e1)
 	hosts := []string{socketLink(t, e1, false), e1.Host()}
-	var logs logBuffer
+	var logs testenv.Buffer
 	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
 	defer p.Close()
 	if err := p.Connect(t.Context()); err != nil {

@@ -19,9 +19,11 @@
 package testenv
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -61,4 +63,23 @@ func CopyTree(t testing.TB, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Buffer is a bytes.Buffer safe for a writer and readers at once: a log or
+// a process's output that a test reads while it is being written.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
