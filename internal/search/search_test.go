@@ -487,3 +487,24 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// A value written into a query says what kind of thing it is about.
+func TestSearchLiteralKinds(t *testing.T) {
+	for in, want := range map[string]string{
+		"show the last lines of server.log":    "show the last lines of server.log file",
+		"what is in ~/notes/today":             "what is in ~/notes/today file path",
+		"load example.com and click around":    "load example.com and click around url page website",
+		"open https://acme.dev/pricing":        "open https://acme.dev/pricing url page website",
+		"tell #eng the deploy is done":         "tell #eng the deploy is done channel",
+		"find jane@example.com":                "find jane@example.com email", // its domain is not a page
+		"what is at 48.8584, 2.2945":           "what is at 48.8584, 2.2945 coordinates latitude longitude",
+		"multiply 3.5, 2.5":                    "multiply 3.5, 2.5",            // two numbers
+		"how do I use node.js streams":         "how do I use node.js streams", // a library, not a file
+		"issue #12 and the c# docs":            "issue #12 and the c# docs",
+		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",
+	} {
+		if got := searchLiteralKinds(in); got != want {
+			t.Errorf("searchLiteralKinds(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

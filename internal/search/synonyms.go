@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -2534,6 +2535,7 @@ var searchPhrases = []struct{ from, to string }{
 // words). The rest of q is kept as it is, case included.
 func searchRewritePhrases(q string) string {
 	q = searchAnswerType(q)
+	q = searchLiteralKinds(q)
 	for _, p := range searchPhrases {
 		for i := 0; i+len(p.from) <= len(q); i++ {
 			j := i + len(p.from)
@@ -2573,4 +2575,45 @@ func searchAnswerType(q string) string {
 		return q + " " + kind
 	}
 	return q
+}
+
+// searchLiterals recognise values written into a query, which say what kind
+// of thing the query is about though no word names it: "todo.txt" is a
+// file, "https://acme.dev/pricing" a web page, "#support" a channel. Each
+// adds the words tools use for that kind (searchLiteralKinds). ".js" is not
+// among the files' endings: "node.js" and "next.js" are mostly libraries.
+// Coordinates need three decimals, so "3.5, 2.5" is two numbers.
+var searchLiterals = []struct {
+	re    *regexp.Regexp
+	words string
+}{
+	{regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`), "file"},
+	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
+	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
+	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
+	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), "coordinates latitude longitude"},
+}
+
+// searchEmailAddress is an email address: the kind it adds is email, and
+// its domain is not a web page.
+var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
+
+// searchLiteralKinds adds to q the words of the kinds of value it holds (see
+// searchLiterals and searchEmailAddress), each kind once.
+func searchLiteralKinds(q string) string {
+	var add []string
+	rest := q
+	if searchEmailAddress.MatchString(q) {
+		add = append(add, "email")
+		rest = searchEmailAddress.ReplaceAllString(q, " ")
+	}
+	for _, l := range searchLiterals {
+		if l.re.MatchString(rest) {
+			add = append(add, l.words)
+		}
+	}
+	if len(add) == 0 {
+		return q
+	}
+	return q + " " + strings.Join(add, " ")
 }
