@@ -439,6 +439,8 @@ func TestSearchPhrases(t *testing.T) {
 		"notify me when it ends":     "notify me when it ends",
 		"whoever":                    "whoever",
 		"change every order":         "change many multiple order",
+		"How do I refund a charge":   "How do I refund a charge documentation docs",
+		"how do i get to the museum": "directions route the museum",
 		"where is the cafe how far?": "where is the cafe distance? location place",
 	} {
 		if got := searchRewritePhrases(in); got != want {

@@ -2527,6 +2527,7 @@ var searchPhrases = []struct{ from, to string }{
 	{"what changed", "diff history changes"},
 	{"turn into", "convert"},
 	{"how do i get to", "directions route"},
+	{"how do i get from", "directions route from"},
 	{"place to stay", "hotel lodging"},
 	{"eat out", "restaurant"},
 }
@@ -2567,12 +2568,23 @@ var searchAnswerTypes = map[string]string{
 }
 
 // searchAnswerType adds to q the words of the answer its first word asks for
-// (see searchAnswerTypes). Only a question's first word counts: "notify me
-// when it ends" asks for no time.
+// (see searchAnswerTypes), or documentation for a how-to question. Only a
+// question's first words count: "notify me when it ends" asks for no time.
 func searchAnswerType(q string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(q), " ")
 	if kind, ok := searchAnswerTypes[strings.ToLower(first)]; ok {
 		return q + " " + kind
+	}
+	// A how-to question wants documentation, unless it asks the way
+	// somewhere ("how do I get to the station").
+	lower := strings.ToLower(strings.TrimSpace(q))
+	if strings.HasPrefix(lower, "how do i get ") {
+		return q
+	}
+	for _, p := range []string{"how do ", "how does ", "how to ", "how can ", "how should "} {
+		if strings.HasPrefix(lower, p) {
+			return q + " documentation docs"
+		}
 	}
 	return q
 }
