@@ -502,6 +502,8 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"what is at 48.8584, 2.2945":           "what is at 48.8584, 2.2945 coordinates latitude longitude",
 		"multiply 3.5, 2.5":                    "multiply 3.5, 2.5",            // two numbers
 		"how do I use node.js streams":         "how do I use node.js streams", // a library, not a file
+		"look at cat.png":                      "look at cat.png file media image",
+		"hit the pod from localhost:5432":      "hit the pod from localhost:5432 port localhost",
 		"issue #12 and the c# docs":            "issue #12 and the c# docs",
 		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",
 	} {
