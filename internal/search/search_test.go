@@ -512,3 +512,21 @@ func TestSearchLiteralKinds(t *testing.T) {
 		}
 	}
 }
+
+// Opaque values (IDs, hashes, keys) are not split into words.
+func TestSearchDropOpaque(t *testing.T) {
+	for in, want := range map[string]string{
+		"hours for ChIJN1t_tDeuEmsRUsoyG83frY4":           "hours for",
+		"show commit a3f9c2d":                             "show commit",
+		"get 550e8400-e29b-41d4-a716-446655440000 please": "get please",
+		"sha256sum of a file":                             "sha256sum of a file",
+		"start an ec2 instance":                           "start an ec2 instance",
+		"read PMC1234567":                                 "read PMC1234567",
+		"call get_v2_3_items":                             "call get_v2_3_items",
+		"refund pi_123":                                   "refund pi_123",
+	} {
+		if got := searchDropOpaque(in); got != want {
+			t.Errorf("searchDropOpaque(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // searchDomainTable is the hand-written table of related words for tool search:
@@ -2573,6 +2574,7 @@ var searchPhrases = []struct{ from, to string }{
 func searchRewritePhrases(q string) string {
 	q = searchAnswerType(q)
 	q = searchLiteralKinds(q)
+	q = searchDropOpaque(q)
 	for _, p := range searchPhrases {
 		for i := 0; i+len(p.from) <= len(q); i++ {
 			j := i + len(p.from)
@@ -2666,4 +2668,57 @@ func searchLiteralKinds(q string) string {
 		return q
 	}
 	return q + " " + strings.Join(add, " ")
+}
+
+// searchDropOpaque removes from q the opaque values it quotes: IDs, hashes
+// and keys such as "ChIJN1t_tDeuEmsRUsoyG83frY4", "a3f9c2d" or a UUID. Split
+// into words they would be a dozen letters and fragments ("r", "fr", "em"),
+// each related to unrelated tools (roentgen, francium) or corrected into
+// some tool's word. A value is opaque when letters and digits alternate
+// in it at least four times; "sha256sum", "ec2" and "PMC1234567" are kept.
+// What a value is (a file, a URL, coordinates) has been noted before
+// (searchLiteralKinds).
+func searchDropOpaque(q string) string {
+	fields := strings.Fields(q)
+	kept := fields[:0]
+	dropped := false
+	for _, f := range fields {
+		if searchOpaque(f) {
+			dropped = true
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if !dropped {
+		return q
+	}
+	return strings.Join(kept, " ")
+}
+
+// searchOpaque reports whether letters and digits alternate in w at least
+// four times.
+func searchOpaque(w string) bool {
+	const (
+		none = iota
+		letter
+		digit
+	)
+	last, changes := none, 0
+	for _, r := range w {
+		kind := none
+		switch {
+		case unicode.IsLetter(r):
+			kind = letter
+		case unicode.IsDigit(r):
+			kind = digit
+		}
+		if kind == none {
+			continue
+		}
+		if last != none && kind != last {
+			changes++
+		}
+		last = kind
+	}
+	return changes >= 4
 }
