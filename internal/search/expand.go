@@ -443,7 +443,11 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 				g = append(g, e)
 			}
 		}
-		if inLexicon {
+		// A word of one or two letters ("t", "fr", "em") is mostly a
+		// fragment of a value or an abbreviation; its dictionary senses
+		// (thymine, francium, a printer's em) are not what it means here.
+		// The table's entries for it (above) stay, as do a numeral's.
+		if inLexicon && (len(t.surface) > 2 || lx.numeral(t.surface)) {
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}
 			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}

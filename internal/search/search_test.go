@@ -530,3 +530,31 @@ func TestSearchDropOpaque(t *testing.T) {
 		}
 	}
 }
+
+// A word of one or two letters takes no dictionary senses ("fr" is not
+// francium, "t" not thymine); a numeral still does ("4" is four).
+func TestShortWordsTakeNoDictionarySenses(t *testing.T) {
+	ix, _ := newTestSearchIndex(t)
+	stems := func(q string) map[string]bool {
+		groups, _ := ix.expand(q)
+		m := map[string]bool{}
+		for _, g := range groups {
+			for _, e := range g {
+				m[e.stem] = true
+			}
+		}
+		return m
+	}
+	got := stems("t fr em 4")
+	for _, s := range []string{"thymin", "francium", "em_quad"} {
+		if got[s] {
+			t.Errorf("a short word was expanded to %q", s)
+		}
+	}
+	if !got["four"] {
+		t.Error(`"4" was not expanded to "four"`)
+	}
+	if !stems("francium")["fr"] && !stems("francium")["element"] {
+		t.Error("a long word lost its dictionary senses")
+	}
+}
