@@ -166,6 +166,7 @@ func TestSynonymTable(t *testing.T) {
 		{"folder", "directory"}, {"remember", "memory"},
 		{"deleting", "remove"}, // inflections find the entry of their base form
 		{"folders", "directory"},
+		{"wiki", "notion"}, {"crm", "hubspot"}, // a kind of product, by the products of that kind
 	} {
 		if !has(c[0], c[1]) {
 			t.Errorf("%q is not related to %q", c[0], c[1])

@@ -2208,6 +2208,13 @@ recently: recent latest
 unmute: unmute enable
 hibernate: pause
 asleep: paused pause
+# What a kind of product is called by the products people use for it: a
+# query naming the kind looks first in such a product's tools, when one is
+# configured ("ci: ... circleci" above is one).
+wiki: notion confluence
+observability: datadog grafana newrelic
+crm: hubspot salesforce pipedrive
+kanban: trello jira
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
@@ -2548,6 +2555,9 @@ var searchPhrases = []struct{ from, to string }{
 	{"turn into", "convert"},
 	{"how do i get to", "directions route"},
 	{"how do i get from", "directions route from"},
+	{"error tracker", "sentry bugsnag rollbar errors"},
+	{"error tracking", "sentry bugsnag rollbar errors"},
+	{"team chat", "slack discord teams chat"},
 	{"file a bug", "create issue bug"},
 	{"file an issue", "create issue"},
 	{"file a ticket", "create issue ticket"},
