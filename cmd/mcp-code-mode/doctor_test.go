@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 )
 
 // doctor checks the audit log's directory and, when one is configured, the
@@ -81,10 +82,11 @@ func TestDoctorChecksTheAuditLogAndTheEmbeddingServer(t *testing.T) {
 	}
 }
 
-// doctor, given one engine under two addresses (its socket and a symlink
-// to it), says the second is the same engine, which serve uses under the
-// first address only.
-func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
+// engineUnderTwoAddresses returns the test engine, a fixture, and a
+// second address of the engine: a symlink to its socket in the fixture's
+// directory. It skips the test when the engine is not at a unix socket.
+func engineUnderTwoAddresses(t *testing.T) (*sandbox.Engine, *clitest.Fixture, string) {
+	t.Helper()
 	e := clitest.NeedEngine(t)
 	sock, ok := strings.CutPrefix(e.Host(), "unix://")
 	if !ok {
@@ -95,6 +97,14 @@ func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
 	if err := os.Symlink(sock, strings.TrimPrefix(link, "unix://")); err != nil {
 		t.Fatal(err)
 	}
+	return e, f, link
+}
+
+// doctor, given one engine under two addresses (its socket and a symlink
+// to it), says the second is the same engine, which serve uses under the
+// first address only.
+func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
+	e, f, link := engineUnderTwoAddresses(t)
 	path := filepath.Join(f.Dir, "engines.toml")
 	f.Write(t, path, "engines = ["+strconv.Quote(e.Host())+", "+strconv.Quote(link)+"]\n")
 	r := f.Run(t, "", nil, "doctor", "--json", "--no-discovery", "--config", path)
@@ -126,16 +136,7 @@ func TestDoctorSaysWhenTwoAddressesAreOneEngine(t *testing.T) {
 // engine also says which engine it is): a runtime the engine lacks is a failed
 // check naming the runtimes it has, and runc, which every engine has, passes.
 func TestDoctorChecksTheRuntime(t *testing.T) {
-	e := clitest.NeedEngine(t)
-	sock, ok := strings.CutPrefix(e.Host(), "unix://")
-	if !ok {
-		t.Skipf("the engine is at %s, not a unix socket a symlink can point at", e.Host())
-	}
-	f := clitest.NewFixture(t, "")
-	link := "unix://" + filepath.Join(f.Dir, "docker.sock")
-	if err := os.Symlink(sock, strings.TrimPrefix(link, "unix://")); err != nil {
-		t.Fatal(err)
-	}
+	e, f, link := engineUnderTwoAddresses(t)
 	for _, c := range []struct {
 		runtime string
 		engines bool

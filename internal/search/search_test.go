@@ -424,7 +424,7 @@ func TestSearchConcurrent(t *testing.T) {
 }
 
 func TestSearchPhrases(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, "searchRewritePhrases", searchRewritePhrases, map[string]string{
 		"how many documents":  "count documents",
 		"How Many documents":  "count documents",
 		"showmany things":     "showmany things",
@@ -443,9 +443,16 @@ func TestSearchPhrases(t *testing.T) {
 		"How do I refund a charge":   "How do I refund a charge documentation docs",
 		"how do i get to the museum": "directions route the museum",
 		"where is the cafe how far?": "where is the cafe distance? location place",
-	} {
-		if got := searchRewritePhrases(in); got != want {
-			t.Errorf("searchRewritePhrases(%q) = %q, want %q", in, got, want)
+	})
+}
+
+// checkRewrites checks that f, named name, rewrites each key of cases to its
+// value.
+func checkRewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
 		}
 	}
 }
@@ -493,7 +500,7 @@ func FuzzSearch(f *testing.F) {
 
 // A value written into a query says what kind of thing it is about.
 func TestSearchLiteralKinds(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, "searchLiteralKinds", searchLiteralKinds, map[string]string{
 		"show the last lines of server.log":    "show the last lines of server.log file",
 		"what is in ~/notes/today":             "what is in ~/notes/today file path",
 		"load example.com and click around":    "load example.com and click around url page website",
@@ -507,16 +514,12 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"hit the pod from localhost:5432":      "hit the pod from localhost:5432 port localhost",
 		"issue #12 and the c# docs":            "issue #12 and the c# docs",
 		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",
-	} {
-		if got := searchLiteralKinds(in); got != want {
-			t.Errorf("searchLiteralKinds(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // Opaque values (IDs, hashes, keys) are not split into words.
 func TestSearchDropOpaque(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, "searchDropOpaque", searchDropOpaque, map[string]string{
 		"hours for ChIJN1t_tDeuEmsRUsoyG83frY4":           "hours for",
 		"show commit a3f9c2d":                             "show commit",
 		"get 550e8400-e29b-41d4-a716-446655440000 please": "get please",
@@ -525,11 +528,7 @@ func TestSearchDropOpaque(t *testing.T) {
 		"read PMC1234567":                                 "read PMC1234567",
 		"call get_v2_3_items":                             "call get_v2_3_items",
 		"refund pi_123":                                   "refund pi_123",
-	} {
-		if got := searchDropOpaque(in); got != want {
-			t.Errorf("searchDropOpaque(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // A word of one or two letters takes no dictionary senses ("fr" is not
