@@ -59,7 +59,12 @@ async function answerDialog(page) {
   const text = (await dialog.innerText()).replace(/\s+/g, ' ').slice(0, 600);
   console.error('dialog: ' + text);
   if (process.env.DRIVE_DEBUG) await page.screenshot({ path: `${process.env.DRIVE_DEBUG}/dialog-${Date.now()}.png` });
-  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: /^(Yes|Trust|Allow|Continue|OK)\b/ }).first().click();
+  // A long text (run_python's description can be 3,000 characters) can push
+  // the buttons below the window, where no pointer reaches them; a user then
+  // answers with the keyboard, and so does this.
+  const button = dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: /^(Yes|Trust|Allow|Continue|OK)\b/ }).first();
+  await button.focus();
+  await page.keyboard.press('Enter');
   await page.waitForTimeout(200);
   return true;
 }
