@@ -138,9 +138,9 @@ func loadSearchQueries(tb testing.TB, file string) []searchQuery {
 // meant), and goal: a goal, situation or question in a user's own words,
 // written over the tuning catalogs by someone who had seen neither the
 // ranker, its tables nor the other queries (first scored before anything
-// was tuned on them). blindKinds are the blind split's: sibling as above, ambiguous (the
-// phrase names different operations on several servers, any of which counts)
-// and multi (one operation that several servers offer).
+// was tuned on them). blindKinds are the blind split's: sibling as above,
+// ambiguous (the phrase names different operations on several servers, any
+// of which counts) and multi (one operation that several servers offer).
 var (
 	searchBaseKinds = []string{"task", "identifier", "typo", "scoped", "keyword"}
 	searchKinds     = append(slices.Clip(searchBaseKinds), "everyday", "phrasal", "sibling", "noun", "goal")

@@ -72,12 +72,14 @@ type Buffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p to the buffer.
 func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
 }
 
+// String returns what has been written so far.
 func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
