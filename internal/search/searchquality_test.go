@@ -51,6 +51,12 @@ const (
 	blind2Dir        = "../../testdata/search/blind2"
 	blind2QueryFile  = blind2Dir + "/queries.json"
 	blind2ResultFile = blind2Dir + "/results.txt"
+
+	// The third blind split: more queries over the same index, written
+	// after the second split's totals had been looked at seven times.
+	blind3Dir        = "../../testdata/search/blind3"
+	blind3QueryFile  = blind3Dir + "/queries.json"
+	blind3ResultFile = blind3Dir + "/results.txt"
 )
 
 func init() {
@@ -336,6 +342,12 @@ func TestSearchQualityBlind(t *testing.T) {
 // the same index; its queries repeat none of the other two sets.
 func TestSearchQualityBlind2(t *testing.T) {
 	testBlindSplit(t, "second blind split", blind2QueryFile, blind2ResultFile, blindQueryFile)
+}
+
+// TestSearchQualityBlind3 reports the third blind split as the first two,
+// over the same index; its queries repeat none of the other three sets.
+func TestSearchQualityBlind3(t *testing.T) {
+	testBlindSplit(t, "third blind split", blind3QueryFile, blind3ResultFile, blindQueryFile, blind2QueryFile)
 }
 
 // testBlindSplit checks and reports the blind queries of queryFile (named
