@@ -24,7 +24,23 @@ scratch=$(mktemp -d)
 (cd "$scratch" && exec podman system service --time=0 "unix://$sock") >/tmp/mcp-code-mode-podman.log 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$sock"; rm -rf "$scratch"' EXIT
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+# It usually listens within a second, but once took more than five on a
+# machine still busy with the previous suite: wait up to a minute, and say
+# why when it never does.
+for _ in $(seq 600); do
+  [ -S "$sock" ] && break
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "podman: the API service exited before it listened; its log:" >&2
+    cat /tmp/mcp-code-mode-podman.log >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [ ! -S "$sock" ]; then
+  echo "podman: the API service did not listen on $sock within 60 s; its log:" >&2
+  cat /tmp/mcp-code-mode-podman.log >&2
+  exit 1
+fi
 export DOCKER_HOST="unix://$sock"
 podman --version
 bin/mcp-code-mode build-image --if-stale | tail -1
