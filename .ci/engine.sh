@@ -39,15 +39,29 @@ if [ ! -e /etc/docker/daemon.json ]; then
   printf '{"runtimes": {"runsc": {"path": "%s", "runtimeArgs": ["--network=none"]}}}\n' "$(command -v runsc)" >"$conf"
   opts=(--config-file "$conf")
 fi
-echo "engine: starting dockerd (log: $log)"
-nohup dockerd "${opts[@]}" >"$log" 2>&1 &
-echo $! > "$(dirname "$0")/dockerd.pid"
-for _ in $(seq 60); do
-  if up; then
-    echo "engine: ready"
-    exit 0
+# dockerd started just after another one stopped can give up on its
+# containerd ("timeout waiting for containerd to start") though containerd
+# came up; it then exits, and a second start a few seconds later works. So
+# a dockerd that exits before it answers is started again, up to 3 times.
+for attempt in 1 2 3; do
+  echo "engine: starting dockerd (log: $log)"
+  nohup dockerd "${opts[@]}" >"$log" 2>&1 &
+  pid=$!
+  echo "$pid" > "$(dirname "$0")/dockerd.pid"
+  for _ in $(seq 60); do
+    if up; then
+      echo "engine: ready"
+      exit 0
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    break # still running but not answering after a minute: give up
   fi
-  sleep 1
+  echo "engine: dockerd exited before it answered (attempt $attempt); the end of its log:" >&2
+  tail -5 "$log" >&2
+  sleep 5
 done
 echo "engine: dockerd did not come up; the end of its log:" >&2
 tail -20 "$log" >&2
