@@ -545,7 +545,7 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 // earliest on a tie), so that "make a new folder" does not count a tool's
 // "create" twice.
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
-	groups, intent := ix.queryGroups(searchRewritePhrases(query))
+	groups, intent := ix.queryGroups(searchPrepare(query))
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {

@@ -423,8 +423,10 @@ func TestSearchConcurrent(t *testing.T) {
 	}
 }
 
+// A query is readied for splitting into words: idioms rewritten, and the
+// answer a question asks for added.
 func TestSearchPhrases(t *testing.T) {
-	checkRewrites(t, "searchRewritePhrases", searchRewritePhrases, map[string]string{
+	checkRewrites(t, "searchPrepare", searchPrepare, map[string]string{
 		"how many documents":  "count documents",
 		"How Many documents":  "count documents",
 		"showmany things":     "showmany things",

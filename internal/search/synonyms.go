@@ -2579,12 +2579,18 @@ var searchPhrases = []struct{ from, to string }{
 	{"eat out", "restaurant"},
 }
 
+// searchPrepare readies a query for splitting into words: it adds the words
+// of the answer a question asks for (searchAnswerType) and of the kinds of
+// value it holds (searchLiteralKinds), then drops its opaque values
+// (searchDropOpaque; after their kinds are noted) and rewrites its idioms
+// (searchRewritePhrases).
+func searchPrepare(q string) string {
+	return searchRewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
+}
+
 // searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
 // words). The rest of q is kept as it is, case included.
 func searchRewritePhrases(q string) string {
-	q = searchAnswerType(q)
-	q = searchLiteralKinds(q)
-	q = searchDropOpaque(q)
 	for _, p := range searchPhrases {
 		for i := 0; i+len(p.from) <= len(q); i++ {
 			j := i + len(p.from)
@@ -2619,13 +2625,13 @@ var searchAnswerTypes = map[string]string{
 // (see searchAnswerTypes), or documentation for a how-to question. Only a
 // question's first words count: "notify me when it ends" asks for no time.
 func searchAnswerType(q string) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(q), " ")
-	if kind, ok := searchAnswerTypes[strings.ToLower(first)]; ok {
+	lower := strings.ToLower(strings.TrimSpace(q))
+	first, _, _ := strings.Cut(lower, " ")
+	if kind, ok := searchAnswerTypes[first]; ok {
 		return q + " " + kind
 	}
 	// A how-to question wants documentation, unless it asks the way
 	// somewhere ("how do I get to the station").
-	lower := strings.ToLower(strings.TrimSpace(q))
 	if strings.HasPrefix(lower, "how do i get ") {
 		return q
 	}
