@@ -10,9 +10,11 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -414,5 +416,88 @@ func TestClosingTheResponseStreamCancelsAStatelessRun(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the run's container %s still exists 30 s after its client hung up", ids[0][:12])
 		}
+	}
+}
+
+// stuckEngine is an engine too busy to answer: its starts return, whatever
+// their context, only once the test lets them, and then start a container
+// for real.
+type stuckEngine struct {
+	*recordingEngine
+	entered chan struct{} // a value for each start that began
+	release chan struct{} // closed: the starts go on
+}
+
+func (e *stuckEngine) Start(ctx context.Context, spec sandbox.Spec) (*sandbox.Container, error) {
+	e.entered <- struct{}{}
+	<-e.release
+	return e.recordingEngine.Start(context.WithoutCancel(ctx), spec)
+}
+
+// A run whose sandbox is still starting at its deadline answers then, not
+// when the engine does; its slot stays taken until the start returns, and
+// the container that start made is removed.
+func TestARunPastItsDeadlineDoesNotWaitForAStuckStart(t *testing.T) {
+	eng := clitest.NeedEngine(t)
+	stuck := &stuckEngine{recordingEngine: &recordingEngine{Engine: eng}, entered: make(chan struct{}, 4), release: make(chan struct{})}
+	cfg := config.Default()
+	cfg.CatalogDir = t.TempDir()
+	cfg.State.Path = filepath.Join(t.TempDir(), "state.db")
+	cfg.TokenDir = t.TempDir()
+	cfg.Runtime = testRuntime()
+	cfg.Limits.Warm = 0
+	cfg.Limits.ConcurrentRuns = 1
+	a, err := New(cfg, nil, stuck, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		once      sync.Once
+		watchdog  atomic.Bool
+		letGo     = func() { once.Do(func() { close(stuck.release) }) }
+		closeOnce sync.Once
+	)
+	t.Cleanup(func() {
+		letGo()
+		closeOnce.Do(a.Close)
+	})
+	// Were the run to wait for the engine, the engine answers after a
+	// minute, and the test fails rather than hangs.
+	dog := time.AfterFunc(time.Minute, func() {
+		watchdog.Store(true)
+		letGo()
+	})
+	defer dog.Stop()
+
+	res := runRequest(t, a, Request{Code: "print(1)", Timeout: 2 * time.Second})
+	if watchdog.Load() {
+		t.Fatal("the run answered only once the engine did")
+	}
+	select {
+	case <-stuck.entered:
+	default:
+		t.Fatal("the run did not start a sandbox")
+	}
+	if !res.Stopped || res.Error == nil || !strings.Contains(*res.Error, "exceeded its deadline of 2s before the program started") {
+		t.Fatalf("a run whose sandbox never started: %+v", res)
+	}
+	// The stuck start still holds the only run slot.
+	res = runRequest(t, a, Request{Code: "print(2)", Timeout: 2 * time.Second})
+	if res.Error == nil || !strings.Contains(*res.Error, "for one of the 1 run slots") || len(stuck.entered) != 0 {
+		t.Fatalf("a run while the only slot is held by a stuck start: %+v (%d starts)", res, len(stuck.entered))
+	}
+
+	letGo()
+	closeOnce.Do(a.Close)
+	ids := stuck.started()
+	if len(ids) != 1 {
+		t.Fatalf("%d containers started once the engine answered, want 1", len(ids))
+	}
+	left, err := eng.Containers(t.Context(), sandbox.Owner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(left, ids[0]) {
+		t.Fatalf("the container of the abandoned start %.12s was left behind", ids[0])
 	}
 }

@@ -138,6 +138,10 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 	// container is there goes on as any other, giving the turn back at
 	// once.
 	var sb, session *sessionBox
+	// handedOff: the run ended while its sandbox or a server was still
+	// starting, and what the run holds is given back by the goroutine
+	// that waits for the starts, not by the run.
+	var handedOff bool
 	if a.usesSession(req) {
 		var err error
 		sb, err = a.takeSession(ctx, sessionKey(req.Namespace, req.Session), queued.C)
@@ -162,7 +166,7 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		// A stopped run's container was killed: the next run gets a fresh one.
 		session = sb
 		defer func() {
-			if session != nil {
+			if !handedOff && session != nil {
 				a.releaseSession(sb, res.Stopped)
 			}
 		}()
@@ -178,7 +182,11 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 		res.fail("%v", err)
 		return res
 	}
-	defer release()
+	defer func() {
+		if !handedOff {
+			release()
+		}
+	}()
 	runCtx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 
@@ -226,23 +234,45 @@ func (a *Aggregator) Run(ctx context.Context, req Request) (res Result) {
 			mods[i] = &loaded{entry: e, toolView: a.view(e, tools, gen)}
 		})
 	}
-	wg.Wait()
-	defer func() {
+	// What the starts leave is given back when the run ends.
+	cleanup := func() {
 		for _, m := range mods {
 			if m != nil {
 				m.up.Release()
 			}
 		}
-	}()
-	if box != nil && session == nil {
-		defer func() {
+		if box != nil && session == nil {
 			a.wg.Go(func() {
 				if err := box.Close(); err != nil {
 					a.log.Warn("sandbox cleanup", "err", err)
 				}
 			})
-		}()
+		}
 	}
+	if !awaitStarts(runCtx, &wg) {
+		// An engine or a server that has not returned from its start
+		// since the run's end (a busy engine can take many seconds to
+		// remove a half-made container) does not hold the answer: what
+		// the starts leave is given back when they return, with the run's
+		// slot and its session's turn, which stay taken until then.
+		handedOff = true
+		a.wg.Go(func() {
+			wg.Wait()
+			cleanup()
+			release()
+			if session != nil {
+				a.releaseSession(sb, true)
+			}
+		})
+		res.Stopped = true
+		if ctx.Err() != nil {
+			res.fail("the run was cancelled before the program started")
+		} else {
+			res.fail("the run exceeded its deadline of %v before the program started (the sandbox or a server was still starting) and was stopped", deadline)
+		}
+		return res
+	}
+	defer cleanup()
 	if ctx.Err() != nil && (boxErr != nil || errors.Join(startErrs...) != nil) {
 		res.Stopped = true
 		res.fail("the run was cancelled before the program started")
@@ -595,4 +625,33 @@ func (a *Aggregator) notLoaded(loaded map[string]*loaded) []runner.NotLoaded {
 		out = append(out, runner.NotLoaded{Server: e.srv.Name, Module: stubs.Module(e.alias)})
 	}
 	return out
+}
+
+// startGrace is how long a run past its end waits for the starts of its
+// sandbox and servers to return, once cancelled, before it answers
+// without them.
+const startGrace = time.Second
+
+// awaitStarts waits for the starts in wg and reports whether they
+// returned: always while ctx lasts; once it has ended, for at most
+// startGrace.
+func awaitStarts(ctx context.Context, wg *sync.WaitGroup) bool {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(startGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return true
+	case <-grace.C:
+		return false
+	}
 }
