@@ -2588,23 +2588,92 @@ func searchPrepare(q string) string {
 	return searchRewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
 }
 
-// searchRewritePhrases applies searchPhrases to q (ASCII case-insensitive, whole
-// words). The rest of q is kept as it is, case included.
+// searchRewritePhrases applies searchPhrases to q in one pass from the
+// left: at each word, the first phrase of the list that starts there
+// (ASCII case-insensitive, whole words) is replaced by its words, which no
+// other phrase rewrites again. The rest of q is kept as it is, case
+// included.
 func searchRewritePhrases(q string) string {
-	for _, p := range searchPhrases {
-		for i := 0; i+len(p.from) <= len(q); i++ {
+	byFirst := searchPhrasesByFirstWord()
+	var b strings.Builder
+	for i := 0; i < len(q); {
+		if !searchIsWordByte(q[i]) {
+			b.WriteByte(q[i])
+			i++
+			continue
+		}
+		end := i
+		for end < len(q) && searchIsWordByte(q[end]) {
+			end++
+		}
+		n := 0
+		for _, p := range byFirst[searchASCIILower(q[i:end])] {
 			j := i + len(p.from)
-			if !strings.EqualFold(q[i:j], p.from) {
-				continue
+			if j <= len(q) && searchASCIIEqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
+				b.WriteString(p.to)
+				n = len(p.from)
+				break
 			}
-			if (i > 0 && searchIsWordByte(q[i-1])) || (j < len(q) && searchIsWordByte(q[j])) {
-				continue
+		}
+		if n == 0 {
+			n = end - i
+			b.WriteString(q[i:end])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// searchPhrasesByFirstWord indexes searchPhrases by their first word (lower
+// case), each word's phrases in the list's order.
+var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, to string } {
+	m := map[string][]struct{ from, to string }{}
+	for _, p := range searchPhrases {
+		end := 0
+		for end < len(p.from) && searchIsWordByte(p.from[end]) {
+			end++
+		}
+		first := searchASCIILower(p.from[:end])
+		m[first] = append(m[first], p)
+	}
+	return m
+})
+
+// searchASCIILower lower-cases the ASCII letters of s.
+func searchASCIILower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for k := i; k < len(b); k++ {
+				if 'A' <= b[k] && b[k] <= 'Z' {
+					b[k] += 'a' - 'A'
+				}
 			}
-			q = q[:i] + p.to + q[j:]
-			i += len(p.to) - 1
+			return string(b)
 		}
 	}
-	return q
+	return s
+}
+
+// searchASCIIEqualFold reports whether a and b are equal but for the case
+// of ASCII letters.
+func searchASCIIEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 func searchIsWordByte(b byte) bool {
