@@ -513,6 +513,8 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"multiply 3.5, 2.5":                    "multiply 3.5, 2.5",            // two numbers
 		"how do I use node.js streams":         "how do I use node.js streams", // a library, not a file
 		"look at cat.png":                      "look at cat.png file media image",
+		"diff a.yaml and b.yaml":               "diff a.yaml and b.yaml file multiple",
+		"a.txt, b.txt and c.txt":               "a.txt, b.txt and c.txt file multiple",
 		"hit the pod from localhost:5432":      "hit the pod from localhost:5432 port localhost",
 		"issue #12 and the c# docs":            "issue #12 and the c# docs",
 		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",

@@ -2715,14 +2715,14 @@ func searchAnswerType(q string) string {
 // searchLiterals recognise values written into a query, which say what kind
 // of thing the query is about though no word names it: "todo.txt" is a
 // file, "https://acme.dev/pricing" a web page, "#support" a channel. Each
-// adds the words tools use for that kind (searchLiteralKinds). ".js" is not
-// among the files' endings: "node.js" and "next.js" are mostly libraries.
-// Coordinates need three decimals, so "3.5, 2.5" is two numbers.
+// adds the words tools use for that kind (searchLiteralKinds), as do file
+// names (searchFileName). ".js" is not among the files' endings: "node.js"
+// and "next.js" are mostly libraries. Coordinates need three decimals, so
+// "3.5, 2.5" is two numbers.
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
 }{
-	{regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`), "file"},
 	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image"},
 	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost"},
 	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
@@ -2731,18 +2731,28 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), "coordinates latitude longitude"},
 }
 
+// searchFileName is a file's name ("todo.txt"): a query that names one is
+// about a file, and one that names two or more about several at once.
+var searchFileName = regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`)
+
 // searchEmailAddress is an email address: the kind it adds is email, and
 // its domain is not a web page.
 var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
 
 // searchLiteralKinds adds to q the words of the kinds of value it holds (see
-// searchLiterals and searchEmailAddress), each kind once.
+// searchFileName, searchLiterals and searchEmailAddress), each kind once.
 func searchLiteralKinds(q string) string {
 	var add []string
 	rest := q
 	if searchEmailAddress.MatchString(q) {
 		add = append(add, "email")
 		rest = searchEmailAddress.ReplaceAllString(q, " ")
+	}
+	switch len(searchFileName.FindAllStringIndex(rest, 2)) {
+	case 1:
+		add = append(add, "file")
+	case 2:
+		add = append(add, "file multiple")
 	}
 	for _, l := range searchLiterals {
 		if l.re.MatchString(rest) {
