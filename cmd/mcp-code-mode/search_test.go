@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,5 +39,25 @@ func TestSearchAlsoAndSignatures(t *testing.T) {
 	}
 	if r := f.CLI(t, args[0], args[1:]...); r.Code != 2 || !strings.Contains(r.Stderr, "11 phrasings: a search takes at most 10") {
 		t.Errorf("eleven phrasings: exit %d, stderr %q; want a usage error", r.Code, r.Stderr)
+	}
+}
+
+// A server's description in the config helps search find its tools: of two
+// servers with the same tools, the one described as a weather station comes
+// first for "weather station" (without it, names would break the tie).
+func TestSearchUsesTheServersDescription(t *testing.T) {
+	f := clitest.NewFixture(t, fmt.Sprintf(`
+[servers.zeta]
+command = %q
+args = ["-name", "zeta"]
+description = "the office weather station"
+`, clitest.TestServer()))
+	r := f.CLI(t, "search", "--json", "--limit", "2", "weather station")
+	var docs []struct{ Server, Tool string }
+	if err := json.Unmarshal([]byte(r.Stdout), &docs); err != nil || len(docs) != 2 {
+		t.Fatalf("exit %d, %v:\n%s", r.Code, err, r.Stdout)
+	}
+	if docs[0].Server != "zeta" || docs[0].Tool != "get-weather" || docs[1].Server != "test" || docs[1].Tool != "get-weather" {
+		t.Errorf("hits %+v, want zeta's get-weather, then test's", docs)
 	}
 }

@@ -430,7 +430,7 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 		si.scope.Tools += len(docs)
 		for _, doc := range docs {
 			si.docs = append(si.docs, doc)
-			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema})
+			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema, ServerDescription: e.srv.Description})
 		}
 	}
 	si.ix = search.NewIndex(entries)

@@ -18,6 +18,10 @@ type ToolEntry struct {
 	Tool        string          // MCP tool name
 	Description string          // tool description
 	InputSchema json.RawMessage // raw; parameter names and descriptions are indexed too
+	// ServerDescription is what the user's config says the server is for
+	// ("the team wiki"): its words count for each of the server's tools,
+	// less than the tool's own.
+	ServerDescription string
 }
 
 // Hit is one search result: Index into the entries given to NewIndex, and its
@@ -34,8 +38,9 @@ type Hit struct {
 // camelCase and letter/digit boundaries, lower-cased, stripped of stop words
 // and stemmed (Snowball English). A tool is scored by:
 //
-//   - BM25F (field-weighted BM25) over four fields: the words of its name, its
-//     description, its parameter names and its parameter descriptions;
+//   - BM25F (field-weighted BM25) over five fields: the words of its name, its
+//     description, its parameter names, its parameter descriptions and its
+//     server's description from the user's config (ToolEntry);
 //   - its server's name, the fifth field, which scopes rather than adds: when
 //     the query names the server ("github issue comments"), the tool's BM25F
 //     score is multiplied up and a fixed score added, while the words that
@@ -91,12 +96,13 @@ const (
 	fieldToolDesc
 	fieldToolParam
 	fieldToolParamDesc
+	fieldServerDesc // the same words in every tool of the server: not length-normalised
 	numToolFields
 )
 
 var (
-	toolFieldWeight = [numToolFields]float64{3.0, 1.0, 0.6, 0.3}
-	toolFieldB      = [numToolFields]float64{0.5, 0.75, 0.5, 0.75}
+	toolFieldWeight = [numToolFields]float64{3.0, 1.0, 0.6, 0.3, 0.5}
+	toolFieldB      = [numToolFields]float64{0.5, 0.75, 0.5, 0.75, 0}
 )
 
 const (
@@ -237,6 +243,7 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 		for _, p := range pdescs {
 			fields[fieldToolParamDesc] = append(fields[fieldToolParamDesc], tokenizeCached(p, stems)...)
 		}
+		fields[fieldServerDesc] = tokenizeCached(e.ServerDescription, stems)
 
 		tf := map[string]*[numToolFields]float32{}
 		seen := map[string]bool{}

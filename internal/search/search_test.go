@@ -562,3 +562,33 @@ func TestShortWordsTakeNoDictionarySenses(t *testing.T) {
 		t.Error("a long word lost its dictionary senses")
 	}
 }
+
+// The words of a server's description count for its tools: of two servers
+// with the same tools, the one described as what the query names comes
+// first, and without descriptions the other one does (names break ties).
+func TestSearchServerDescription(t *testing.T) {
+	tools := func(desc string) []ToolEntry {
+		var out []ToolEntry
+		for _, server := range []string{"alpha", "zeta"} {
+			d := ""
+			if server == "zeta" {
+				d = desc
+			}
+			for _, tool := range []string{"get_page", "create_page", "list_users"} {
+				out = append(out, ToolEntry{Server: server, Tool: tool, Description: strings.ReplaceAll(tool, "_", " ") + ".", ServerDescription: d})
+			}
+		}
+		return out
+	}
+	for desc, want := range map[string]string{"": "alpha", "Our team wiki": "zeta"} {
+		ix := NewIndex(tools(desc))
+		entries := tools(desc)
+		hits := ix.Search("get a page from the wiki", 3)
+		if len(hits) == 0 {
+			t.Fatalf("description %q: no hits", desc)
+		}
+		if e := entries[hits[0].Index]; e.Server != want || e.Tool != "get_page" {
+			t.Errorf("description %q: first hit %s.%s, want %s.get_page", desc, e.Server, e.Tool, want)
+		}
+	}
+}
