@@ -12,13 +12,14 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
 )
 
 func TestCatalogKeepsNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	c := catalog.Catalog{Dir: dir}
 	s := config.Server{Name: "gh", Transport: "http", URL: "https://x", Headers: map[string]string{"Authorization": "Bearer sekr1t"}, Env: map[string]string{"TOKEN": "sekr2t"}}
-	if err := c.Store(s, []json.RawMessage{json.RawMessage(`{"name":"t","inputSchema":{}}`)}); err != nil {
+	if err := c.Store(s, []json.RawMessage{json.RawMessage(`{"name":"t","inputSchema":{}}`)}, ""); err != nil {
 		t.Fatal(err)
 	}
 	got, ok := c.Load(s)
@@ -50,7 +51,7 @@ func TestSearchUsesTheCatalogWithoutStartingServers(t *testing.T) {
 		json.RawMessage(`{"name":"create_pull_request","description":"Open a new pull request","inputSchema":{"type":"object","properties":{"title":{"type":"string"}}}}`),
 		json.RawMessage(`{"name":"list_issues","description":"List issues of a repository","inputSchema":{"type":"object"}}`),
 	}
-	if err := (catalog.Catalog{Dir: dir}).Store(srv, tools); err != nil {
+	if err := (catalog.Catalog{Dir: dir}).Store(srv, tools, ""); err != nil {
 		t.Fatal(err)
 	}
 	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, srv)
@@ -116,4 +117,56 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A server's instructions (its answer to initialize) are kept, bounded and
+// printable, in the catalog with its tools; describe_server shows them, and
+// search counts their words for the server's tools, from the catalog too.
+func TestServerInstructionsAreKeptShownAndSearched(t *testing.T) {
+	dir := t.TempDir()
+	alpha, _ := testServer(t, "alpha")
+	zeta, _ := testServer(t, "zeta", "-instructions", `Readings of the rooftop\x1bweather station.\u202e`)
+	flood, _ := testServer(t, "flood", "-instructions", "spam ", "-instructions-repeat", "10000")
+	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, alpha, zeta, flood)
+	search := func(a *Aggregator) []ToolDoc {
+		t.Helper()
+		hits, err := a.Search(t.Context(), "rooftop weather", 2, "summary")
+		if err != nil || len(hits) != 2 {
+			t.Fatalf("Search = %+v, %v", hits, err)
+		}
+		return hits
+	}
+	// Without the instructions, names would break the tie: alpha first.
+	if hits := search(a); hits[0].Server != "zeta" || hits[0].Tool != "get-weather" {
+		t.Errorf("hits %+v, want zeta's get-weather first", hits)
+	}
+	describe := func(a *Aggregator, name string) string {
+		t.Helper()
+		v, err := a.helper(t.Context(), "describe_server", json.RawMessage(`{"name":"`+name+`"}`), nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(ServerDescription).Instructions
+	}
+	if got, want := describe(a, "zeta"), "Readings of the rooftop weather station."; got != want {
+		t.Errorf("zeta's instructions %q, want %q (control and format characters made spaces, trimmed)", got, want)
+	}
+	if got := describe(a, "flood"); len([]rune(got)) != upstream.MaxInstructionsRunes-1 || !strings.HasPrefix(got, "spam spam") {
+		t.Errorf("a flood of instructions kept as %d characters, want %d", len([]rune(got)), upstream.MaxInstructionsRunes-1)
+	}
+	a.Close()
+
+	// Another process: the catalog has them, and nothing is started.
+	b := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, alpha, zeta, flood)
+	if hits := search(b); hits[0].Server != "zeta" {
+		t.Errorf("from the catalog: hits %+v, want zeta's get-weather first", hits)
+	}
+	if got := describe(b, "zeta"); got != "Readings of the rooftop weather station." {
+		t.Errorf("zeta's instructions from the catalog: %q", got)
+	}
+	for _, e := range b.entries {
+		if e.up.Running() {
+			t.Errorf("%s was started, though the catalog had its tools", e.srv.Name)
+		}
+	}
 }

@@ -67,16 +67,20 @@ type ServerDoc struct {
 }
 
 // ServerDescription is one server as describe_server(name) describes it:
-// ServerDoc's fields with its working directory and its tools.
+// ServerDoc's fields with its working directory, its instructions and its
+// tools.
 type ServerDescription struct {
-	Alias       string    `json:"alias"`
-	Cwd         string    `json:"cwd"`
-	Description string    `json:"description"`
-	Loaded      bool      `json:"loaded"`
-	Module      string    `json:"module"`
-	Name        string    `json:"name"`
-	Tools       []ToolDoc `json:"tools"`
-	Transport   string    `json:"transport"`
+	Alias       string `json:"alias"`
+	Cwd         string `json:"cwd"`
+	Description string `json:"description"`
+	// Instructions are the server's own notes on using it, from its answer
+	// to initialize (MCP's instructions; at most 2,000 characters).
+	Instructions string    `json:"instructions,omitempty"`
+	Loaded       bool      `json:"loaded"`
+	Module       string    `json:"module"`
+	Name         string    `json:"name"`
+	Tools        []ToolDoc `json:"tools"`
+	Transport    string    `json:"transport"`
 }
 
 // ToolDoc is one tool as the discovery helpers describe it.
@@ -149,7 +153,7 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 			return nil, err
 		}
 		return ServerDescription{
-			Alias: e.alias, Cwd: e.srv.Cwd, Description: e.srv.Description, Loaded: isLoaded(e),
+			Alias: e.alias, Cwd: e.srv.Cwd, Description: e.srv.Description, Instructions: a.redact.String(e.up.Instructions()), Loaded: isLoaded(e),
 			Module: stubs.Module(e.alias), Name: e.srv.Name, Tools: docs, Transport: e.srv.Transport,
 		}, nil
 	case "query_tool_docs":
@@ -428,9 +432,11 @@ func (a *Aggregator) searchIndex(ctx context.Context) (*searchIndex, error) {
 		}
 		si.scope.Servers++
 		si.scope.Tools += len(docs)
+		// What the config and the server itself say the server is for.
+		about := strings.TrimSpace(e.srv.Description + "\n" + e.up.Instructions())
 		for _, doc := range docs {
 			si.docs = append(si.docs, doc)
-			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema, ServerDescription: e.srv.Description})
+			entries = append(entries, search.ToolEntry{Server: doc.Server, Tool: doc.Tool, Description: doc.Description, InputSchema: doc.InputSchema, ServerDescription: about})
 		}
 	}
 	si.ix = search.NewIndex(entries)

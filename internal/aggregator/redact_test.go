@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +202,24 @@ for call in (mcp_web.crash, lambda: mcp_web.add(a=1, b=2)):
 	}
 	keep(a.Servers())
 	keep(a.Description())
+	// The server's instructions quote its token too.
+	desc, err := a.helper(ctx, "describe_server", json.RawMessage(`{"name":"chatty"}`), nil, "")
+	keep(desc)
+	if d, ok := desc.(ServerDescription); err != nil || !ok || !strings.Contains(d.Instructions, "Token: ") {
+		t.Errorf("describe_server(chatty) = %+v, %v; want its instructions", desc, err)
+	}
+	// Nor does the catalog keep them.
+	catalogued, err := os.ReadDir(cfg.CatalogDir)
+	if err != nil || len(catalogued) == 0 {
+		t.Errorf("the catalog holds %d files (%v)", len(catalogued), err)
+	}
+	for _, f := range catalogued {
+		b, err := os.ReadFile(filepath.Join(cfg.CatalogDir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep(string(b))
+	}
 
 	for _, s := range secrets {
 		for i, ans := range answers {

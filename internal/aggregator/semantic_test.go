@@ -166,7 +166,7 @@ func catalogued(t *testing.T, dir string) []config.Server {
 		for _, tool := range tools {
 			raw = append(raw, json.RawMessage(tool))
 		}
-		if err := (catalog.Catalog{Dir: dir}).Store(srv, raw); err != nil {
+		if err := (catalog.Catalog{Dir: dir}).Store(srv, raw, ""); err != nil {
 			t.Fatal(err)
 		}
 		servers = append(servers, srv)

@@ -20,12 +20,16 @@ type CachedTools struct {
 	Server  string            `json:"server"`
 	Fetched time.Time         `json:"fetched"`
 	Tools   []json.RawMessage `json:"tools"`
+	// Instructions are the server's notes on using it, from its answer to
+	// initialize (with the server's secrets taken out).
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // Catalog is the on-disk cache of tool lists, one file per server config,
 // so that search and docs work without starting every server. It stores no
 // secret: the file name is a hash of the config, the content only the tool
-// list. The zero value (no directory) caches nothing.
+// list and the server's instructions. The zero value (no directory) caches
+// nothing.
 type Catalog struct {
 	Dir string
 }
@@ -51,12 +55,12 @@ func (c Catalog) Load(s config.Server) (CachedTools, bool) {
 	return ct, true
 }
 
-// Store writes the tool list of s, atomically.
-func (c Catalog) Store(s config.Server, tools []json.RawMessage) error {
+// Store writes the tool list of s and its instructions, atomically.
+func (c Catalog) Store(s config.Server, tools []json.RawMessage, instructions string) error {
 	if c.Dir == "" {
 		return nil
 	}
-	b, err := json.Marshal(CachedTools{Server: s.Name, Fetched: time.Now().UTC(), Tools: tools})
+	b, err := json.Marshal(CachedTools{Server: s.Name, Fetched: time.Now().UTC(), Tools: tools, Instructions: instructions})
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}

@@ -19,8 +19,9 @@ type ToolEntry struct {
 	Description string          // tool description
 	InputSchema json.RawMessage // raw; parameter names and descriptions are indexed too
 	// ServerDescription is what the user's config says the server is for
-	// ("the team wiki"): its words count for each of the server's tools,
-	// less than the tool's own.
+	// ("the team wiki"), and what the server says of itself (its
+	// instructions): its words count for each of the server's tools, less
+	// than the tool's own, and each once however often it is repeated.
 	ServerDescription string
 }
 
@@ -243,7 +244,13 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 		for _, p := range pdescs {
 			fields[fieldToolParamDesc] = append(fields[fieldToolParamDesc], tokenizeCached(p, stems)...)
 		}
-		fields[fieldServerDesc] = tokenizeCached(e.ServerDescription, stems)
+		about := map[string]bool{}
+		for _, t := range tokenizeCached(e.ServerDescription, stems) {
+			if !about[t.stem] {
+				about[t.stem] = true
+				fields[fieldServerDesc] = append(fields[fieldServerDesc], t)
+			}
+		}
 
 		tf := map[string]*[numToolFields]float32{}
 		seen := map[string]bool{}

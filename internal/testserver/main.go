@@ -199,10 +199,11 @@ type structuredResult struct {
 
 var calls atomic.Int64 // calls of the "counter" tool in this process
 
-// newServer returns the test server. A leak, when not empty, is quoted as
-// the server's token in every tool's description and in the errors of fail
-// and protocol_error, as a careless server might.
-func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, gate string) *server.MCPServer {
+// newServer returns the test server with these instructions. A leak, when
+// not empty, is quoted as the server's token in every tool's description,
+// in the instructions and in the errors of fail and protocol_error, as a
+// careless server might.
+func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, gate, instructions string) *server.MCPServer {
 	hooks := &server.Hooks{}
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
@@ -222,7 +223,7 @@ func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, ga
 
 	s := server.NewMCPServer(name, version,
 		server.WithToolCapabilities(true), // grow sends notifications/tools/list_changed
-		server.WithInstructions("Test server for mcp-code-mode integration tests. Tools do no input validation."),
+		server.WithInstructions(instructions),
 		server.WithHooks(hooks),
 		// Outermost: log every call that reaches a handler, with its timing.
 		server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
@@ -484,6 +485,8 @@ func main() {
 	waitTool := flag.Bool("wait-tool", false, "add the tool wait, which takes a parameter named timeout of its own")
 	gate := flag.String("gate", "", "add the tool gate, which returns once `FILE` exists (a test holds calls in flight with it)")
 	leakVar := flag.String("leak", "", "a careless server: quote the value of the environment variable `NAME` (its token) in every tool's description and in the errors of fail and protocol_error")
+	instructions := flag.String("instructions", "Test server for mcp-code-mode integration tests. Tools do no input validation.", "the server's instructions in its answer to initialize (`TEXT`; \\n, \\t, \\x1b and \\u202e are unescaped, for a hostile server's)")
+	repeat := flag.Int("instructions-repeat", 1, "the instructions `N` times over (a hostile server's flood)")
 	flag.Parse()
 	if *failStart != "" {
 		fmt.Fprintln(os.Stderr, *failStart)
@@ -509,7 +512,12 @@ func main() {
 	if *leakVar != "" {
 		leak = os.Getenv(*leakVar)
 	}
-	s := newServer(*name, clog, leak, *waitTool, *gate)
+	instr := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\x1b`, "\x1b", `\u202e`, "\u202e").Replace(*instructions)
+	instr = strings.Repeat(instr, max(1, *repeat))
+	if leak != "" {
+		instr += " Token: " + leak
+	}
+	s := newServer(*name, clog, leak, *waitTool, *gate, instr)
 
 	switch {
 	case *httpAddr != "":

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -77,6 +78,9 @@ type session struct {
 	// message over the limit ends for all calls in flight.
 	streamed bool
 	foreign  *foreignLine // stdio: the first line of stdout that was not JSON-RPC
+	// instructions are the server's notes on using it, from its answer
+	// to initialize (bounded by MaxInstructionsRunes, secrets taken out).
+	instructions string
 }
 
 // overflowed ends a streamed session whose stream carried a message over
@@ -101,14 +105,17 @@ type Server struct {
 	calls   chan struct{} // bounds calls in flight
 	auth    *oauth.Client // a remote server's sign-in; nil when its config authorizes it (or it is stdio)
 
-	mu     sync.Mutex
-	sess   *session
-	tools  []Tool // the last list seen (live or from the catalog); nil if never
-	gen    uint64 // counts changes of tools
-	active int
-	idle   *time.Timer
-	closed bool
-	wg     sync.WaitGroup // sessions being closed
+	mu    sync.Mutex
+	sess  *session
+	tools []Tool // the last list seen (live or from the catalog); nil if never
+	gen   uint64 // counts changes of tools
+	// instructions are the server's notes on using it, as last seen with
+	// tools (see session.instructions).
+	instructions string
+	active       int
+	idle         *time.Timer
+	closed       bool
+	wg           sync.WaitGroup // sessions being closed
 
 	restarts []time.Time // restarts after a failure, within the last RestartWindow
 
@@ -207,9 +214,19 @@ func (u *Server) KnownTools() ([]Tool, bool) {
 			tools = append(tools, t)
 		}
 	}
-	u.tools = tools
+	u.tools, u.instructions = tools, boundInstructions(ct.Instructions)
 	u.gen++
 	return tools, true
+}
+
+// Instructions returns the server's notes on using it, from its answer to
+// initialize (MCP's instructions), as last seen: from its last start, or
+// from the catalog. It is "" when the server gave none or its tools are
+// not known yet (see KnownTools).
+func (u *Server) Instructions() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.instructions
 }
 
 // setToolsLocked records a fresh tool list, stores it in the catalog and
@@ -223,7 +240,7 @@ func (u *Server) setToolsLocked(tools []Tool) {
 			raws = append(raws, b)
 		}
 	}
-	if err := u.catalog.Store(u.srv, raws); err != nil {
+	if err := u.catalog.Store(u.srv, raws, u.instructions); err != nil {
 		u.log.Warn("catalog", "err", err)
 	}
 	if u.changed != nil {
@@ -346,6 +363,7 @@ func (u *Server) ensure(ctx context.Context) error {
 			}
 			u.failures = 0
 			u.sess = sess
+			u.instructions = sess.instructions
 			u.setToolsLocked(tools)
 		}
 		close(done)
@@ -575,7 +593,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 	var tools []Tool
 	if err == nil {
 		cctx, ccancel := context.WithTimeout(ctx, u.limits.ConnectTimeout)
-		tools, err = u.handshake(cctx, sess.c)
+		tools, sess.instructions, err = u.handshake(cctx, sess.c)
 		if err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("it did not answer initialize and tools/list within %v (limits.connect_timeout sets it): %w", u.limits.ConnectTimeout, err)
 		}
@@ -756,16 +774,44 @@ func (u *Server) childEnv() []string {
 	return env
 }
 
-func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, error) {
+// handshake initializes the session and lists the tools; it also returns
+// the server's instructions, bounded and with its secrets taken out.
+func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, string, error) {
 	req := mcp.InitializeRequest{}
 	req.Params.ClientInfo = mcp.Implementation{Name: "mcp-code-mode", Version: config.Version}
 	// Pinned: an empty version makes the client probe server/discover first,
 	// which costs 5 s against servers that ignore unknown methods.
 	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	if _, err := c.Initialize(ctx, req); err != nil {
-		return nil, fmt.Errorf("initialize: %w", err)
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
+		return nil, "", fmt.Errorf("initialize: %w", err)
 	}
-	return listTools(ctx, c)
+	tools, err := listTools(ctx, c)
+	return tools, u.redact.String(boundInstructions(res.Instructions)), err
+}
+
+// MaxInstructionsRunes bounds the instructions kept of a server: its notes
+// on using it, from its answer to initialize.
+const MaxInstructionsRunes = 2000
+
+// boundInstructions returns the first MaxInstructionsRunes of s, valid
+// UTF-8, without control or format characters other than newlines and
+// tabs, trimmed.
+func boundInstructions(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == MaxInstructionsRunes {
+			break
+		}
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)) {
+			r = ' '
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
 }
 
 var rawID atomic.Int64
