@@ -2215,6 +2215,277 @@ wiki: notion confluence
 observability: datadog grafana newrelic
 crm: hubspot salesforce pipedrive
 kanban: trello jira
+# A third batch of everyday words, slang and abbreviations that imply a
+# tool's operation or object, written from general knowledge of how people
+# talk and how APIs name things, without sight of the search benchmark's
+# queries, catalogs or results. Words that mean clearly different things in
+# different kinds of tool are left out on purpose (among them "conflict",
+# "quiet", "manifest", "markdown", "harvest", "sync", "zoom", "slot").
+# payments and billing
+expensive: cost price usage
+costly: cost price usage
+cashback: refund reward
+overcharged: refund charge dispute
+overbilled: refund invoice charge
+refundable: refund
+rebate: refund discount
+moneyback: refund
+writeoff: void uncollectible
+uncollectible: void uncollectible invoice
+prorate: proration subscription
+proration: prorate subscription invoice
+dunning: retry payment invoice failed
+surcharge: fee charge
+fee: fee charge price
+upsell: upgrade subscription
+paywall: subscription
+autopay: automatic payment subscription
+autorenew: renewal subscription
+resubscribe: resume subscription
+settlement: payout transfer balance
+chargeable: charge billing
+# cloud projects and databases
+rowcount: count rows
+slowlog: slow query log
+idle: pause inactive unused
+dormant: pause inactive unused
+inactive: paused disabled inactive
+revive: restore resume
+resurrect: restore undelete
+reinstate: restore enable
+reactivate: resume restore enable
+unfreeze: resume unpause
+thaw: resume unpause
+unsuspend: resume unpause
+stale: outdated old unused inactive
+diverged: rebase merge conflict
+resync: sync synchronize
+alembic: migration
+flyway: migration
+liquibase: migration
+rls: policy row security
+sproc: procedure function
+pitr: restore backup recovery
+# version control and code review
+mainline: main branch
+trunk: main branch
+unmerged: branch merge
+uncommit: reset revert commit
+unstage: reset restore
+fixup: amend commit squash
+approver: reviewer approve
+nit: comment review suggestion
+nitpick: comment review suggestion
+codereview: review pull request
+shipit: approve merge
+contributors: contributor author
+# issue trackers
+repro: reproduce steps issue
+icebox: backlog
+wontfix: close wontfix
+dupe: duplicate
+dup: duplicate
+enhancement: feature request issue
+stalled: blocked stuck
+groom: backlog triage
+velocity: sprint cycle metric
+burndown: sprint chart
+# CI and tests
+cicd: pipeline build deploy
+gha: workflow actions
+flaky: flaky rerun retry
+flakey: flaky
+flake: flaky
+intermittently: flaky
+sporadic: flaky intermittent
+sporadically: flaky
+nondeterministic: flaky
+retrigger: rerun trigger
+requeue: rerun retry queue
+rebuild: rebuild build rerun
+reran: rerun
+reattempt: retry
+# monitoring and alerting
+unsilence: unmute
+unsnooze: unmute
+hush: mute silence
+shush: mute silence
+pager: oncall incident
+degraded: incident status
+unhealthy: health status failing
+unreachable: health ping status
+unresponsive: health timeout status
+flapping: flap monitor alert
+statuspage: status incident
+sev: severity incident
+downtime: downtime mute maintenance
+# chat and messaging
+kudos: reaction message
+chatroom: channel
+groupchat: channel conversation group
+unpin: pin remove
+unreact: reaction remove
+afk: away presence status
+brb: away presence status
+dnd: mute snooze presence status
+lmk: notify
+# notes and knowledge bases
+scratchpad: note
+notepad: note
+braindump: note
+pkm: note knowledge
+# calendars and email
+resched: reschedule
+allhands: meeting event
+townhall: meeting event
+unsub: unsubscribe
+junkmail: spam
+doublebooked: conflict freebusy
+tentative: tentative rsvp event
+cc: recipient email
+fwd: forward
+starred: star flag
+flagged: flag star
+# maps, places and travel
+shortest: shortest distance route
+walkable: walking distance nearby
+uphill: elevation
+downhill: elevation
+detour: route directions
+roadtrip: directions route trip
+whereabouts: location
+pinpoint: geocode coordinates location
+geo: location coordinates geocode
+geotag: location coordinates
+latlng: coordinates latitude longitude
+latlong: coordinates latitude longitude
+petrol: fuel station place
+atm: place bank
+mall: place business shopping
+cinema: place business
+theater: place business
+theatre: place business
+salon: place business
+bookstore: place business
+laundromat: place business
+# files and disk space
+cruft: unused cleanup prune
+leftover: unused orphan
+bloat: size usage large
+hog: usage size largest
+biggest: largest size
+du: disk usage size
+orphaned: orphan unused dangling
+differences: diff difference compare
+symlink: link symbolic
+# the browser and web pages
+signout: logout
+textbox: input field text
+inputbox: input field text
+searchbox: input search field
+textarea: input field text
+checkbox: check click checkbox
+tickbox: checkbox check
+doubleclick: double click
+keystroke: key press keyboard
+keypress: key press
+keyboard: key press type
+homepage: page navigate website
+useragent: user agent emulate
+# web research and scraping
+thorough: deep research comprehensive
+exhaustive: deep research comprehensive
+buzz: trending news social
+gossip: news
+newest: latest recent
+latest: recent newest
+websearch: search web
+factcheck: verify search
+scraper: scrape
+pluck: extract
+# a personal memory and knowledge graph
+classmate: relation person
+grandson: relation person family
+granddaughter: relation person family
+twin: relation person sibling
+spouse: relation person
+wife: relation person spouse
+husband: relation person spouse
+boyfriend: relation person
+girlfriend: relation person
+fiance: relation person
+fiancee: relation person
+sibling: relation person
+brother: relation person sibling
+sister: relation person sibling
+mother: relation person family
+father: relation person family
+mom: relation person family
+dad: relation person family
+son: relation person family
+daughter: relation person family
+aunt: relation person
+uncle: relation person
+niece: relation person
+nephew: relation person
+mentor: relation person
+mentee: relation person
+roommate: relation person
+acquaintance: relation person
+married: relation spouse
+unfriend: relation delete remove
+befriend: relation create
+hobby: observation interest person
+# containers and clusters
+imagepullbackoff: image pull error events
+liveness: probe health
+readiness: probe health ready
+zombie: orphan defunct process
+stuck: pending describe events status
+unschedulable: cordon taint node
+schedulable: uncordon node
+taint: taint node
+evict: eviction drain pod
+oomkilled: oom memory killed
+backoff: crashloop restart retry
+kubeconfig: context cluster config
+portforward: forward port
+workload: deployment pod
+hpa: autoscaler autoscaling scale
+pvc: volume persistentvolumeclaim storage
+kubelet: node kubernetes
+rbac: role binding permission
+crd: custom resource definition
+# generic verbs and slang
+borked: broken failure error
+busted: broken failure error
+hosed: broken failure error
+wonky: broken flaky
+janky: broken flaky
+rearrange: move reorder sort
+reorganize: organize move
+diagnose: investigate debug analyze troubleshoot
+troubleshoot: debug diagnose investigate
+defer: postpone
+itemize: list
+retitle: rename title
+relabel: label rename
+unfollow: unsubscribe follow remove
+unwatch: unsubscribe watch
+unstar: star remove
+unban: ban remove
+unshare: share remove permission revoke
+decommission: delete destroy remove
+retire: archive delete deprecate
+handover: transfer assign
+yeet: delete remove
+axe: delete remove cancel
+deets: details
+rundown: summary summarize
+lowdown: summary
+overview: summary overview list
+whoami: current user profile
+throttled: ratelimit rate limit
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
@@ -2577,6 +2848,442 @@ var searchPhrases = []struct{ from, to string }{
 	{"out of room", "disk usage size"},
 	{"place to stay", "hotel lodging"},
 	{"eat out", "restaurant"},
+	// A third batch of idioms for situations and outcomes that imply an
+	// operation, rewritten to the words tools use for it, written from
+	// general knowledge without sight of the search benchmark's queries,
+	// catalogs or results. Phrases that an earlier one rewrites first ("spin
+	// back up" holds "back up") are left out; a longer phrase comes before a
+	// shorter one it holds.
+	// payments and billing
+	{"money back", "refund"},
+	{"get a refund", "refund"},
+	{"pay back", "refund"},
+	{"paid back", "refund"},
+	{"charged twice", "refund duplicate charge"},
+	{"double charged", "refund duplicate charge"},
+	{"double-charged", "refund duplicate charge"},
+	{"charged by mistake", "refund charge"},
+	{"charged back", "dispute chargeback"},
+	{"charge back", "dispute chargeback"},
+	{"ready to go out", "finalize"},
+	{"ready to be sent", "finalize send"},
+	{"ready to send", "finalize send"},
+	{"make it final", "finalize"},
+	{"write off", "void uncollectible"},
+	{"written off", "void uncollectible"},
+	{"percent off", "discount coupon percent"},
+	{"money off", "discount coupon"},
+	{"price cut", "discount"},
+	{"promo code", "promotion code coupon"},
+	{"discount code", "promotion code coupon"},
+	{"coupon code", "promotion code coupon"},
+	{"free trial", "trial subscription"},
+	{"recurring payment", "subscription"},
+	{"recurring payments", "subscription"},
+	{"recurring billing", "subscription"},
+	{"monthly plan", "subscription price"},
+	{"stop charging", "cancel subscription"},
+	{"stop billing", "cancel subscription"},
+	{"switch plans", "update subscription price"},
+	{"switch my plan", "update subscription price"},
+	{"change my plan", "update subscription price"},
+	{"card on file", "payment method"},
+	{"saved card", "payment method"},
+	{"card details", "payment method"},
+	{"card was declined", "decline payment failed"},
+	{"card declined", "decline payment failed"},
+	{"failed payment", "payment failed decline"},
+	{"take a payment", "payment intent charge"},
+	{"take payment", "payment intent charge"},
+	{"collect payment", "payment invoice charge"},
+	{"get paid", "payment invoice"},
+	{"one-time payment", "payment intent"},
+	{"payment page", "payment link"},
+	{"link to pay", "payment link"},
+	{"pay out", "payout"},
+	{"paid out", "payout"},
+	{"send money", "transfer payout"},
+	{"wire transfer", "transfer"},
+	{"bank transfer", "transfer payout"},
+	{"still owes", "unpaid invoice outstanding"},
+	{"hasn't paid", "unpaid invoice"},
+	{"haven't paid", "unpaid invoice"},
+	{"not paid yet", "unpaid invoice"},
+	{"late payment", "overdue invoice"},
+	// cloud projects and databases
+	{"stop paying for", "pause cancel"},
+	{"cut costs", "cost pause"},
+	{"sitting idle", "pause unused"},
+	{"not being used", "unused pause"},
+	{"back online", "restore resume"},
+	{"bring it back", "restore resume"},
+	{"copy of the database", "branch clone database"},
+	{"copy of production", "branch clone"},
+	{"copy to test on", "branch clone"},
+	{"copy to test with", "branch clone"},
+	{"copy to play with", "branch clone"},
+	{"safe copy", "branch clone"},
+	{"fell behind", "rebase sync"},
+	{"fallen behind", "rebase sync"},
+	{"falling behind", "rebase sync"},
+	{"behind production", "rebase sync"},
+	{"behind main", "rebase sync"},
+	{"out of sync with", "rebase sync"},
+	{"catch up with main", "rebase sync"},
+	{"catch up with production", "rebase sync"},
+	{"schema change", "migration"},
+	{"schema changes", "migrations"},
+	{"changes to the schema", "migrations"},
+	{"database changes", "migrations"},
+	{"from scratch", "reset new"},
+	{"query plan", "explain query"},
+	{"execution plan", "explain query"},
+	{"table structure", "schema columns describe"},
+	{"column names", "schema columns"},
+	{"raw sql", "execute sql"},
+	{"point in time", "restore backup"},
+	{"point-in-time", "restore backup"},
+	// version control and code review
+	{"undo the last commit", "revert reset commit"},
+	{"undo a commit", "revert commit"},
+	{"undo my changes", "discard restore reset"},
+	{"set aside my changes", "stash"},
+	{"put my changes aside", "stash"},
+	{"shelve my changes", "stash"},
+	{"branch off", "create branch"},
+	{"older version", "previous version history"},
+	{"keep me up to date", "notify subscribe"},
+	{"up to date with", "sync rebase update"},
+	{"code review", "review pull request"},
+	{"review my code", "review pull request"},
+	{"get eyes on", "request review reviewer"},
+	{"second pair of eyes", "review reviewer"},
+	{"looks good to me", "approve"},
+	{"suggest a change", "suggestion review comment"},
+	{"who changed", "changed blame author"},
+	{"who last touched", "blame commit author"},
+	{"broke the build", "failed build commit"},
+	{"pull the latest changes", "pull fetch"},
+	// issue trackers
+	{"won't fix", "close wontfix"},
+	{"wont fix", "close wontfix"},
+	{"duplicate of", "duplicate close"},
+	{"open it again", "reopen"},
+	{"open again", "reopen"},
+	{"close out", "close complete"},
+	{"closed out", "close complete"},
+	{"blocked by", "blocked blocking relation"},
+	{"bump the priority", "update priority"},
+	{"push the deadline", "update due date"},
+	{"extend the deadline", "update due date"},
+	{"move the deadline", "update due date"},
+	{"feature request", "issue enhancement"},
+	{"feature requests", "issues enhancement"},
+	{"follow up", "followup"},
+	{"follow-up", "followup"},
+	{"followed up", "followup"},
+	{"take ownership", "assign assignee"},
+	// CI and tests
+	{"fails sometimes", "flaky"},
+	{"fail sometimes", "flaky"},
+	{"sometimes fails", "flaky"},
+	{"sometimes fail", "flaky"},
+	{"sometimes passes", "flaky"},
+	{"fails randomly", "flaky"},
+	{"randomly fails", "flaky"},
+	{"fails intermittently", "flaky"},
+	{"hit or miss", "flaky"},
+	{"run it again", "rerun retry"},
+	{"try again", "retry rerun"},
+	{"re-run", "rerun"},
+	{"re-ran", "rerun"},
+	{"re-try", "retry"},
+	{"re-trigger", "rerun trigger"},
+	{"re-deploy", "redeploy"},
+	{"re-open", "reopen"},
+	{"re-send", "resend"},
+	{"build is red", "build failed"},
+	{"ci is red", "ci failed"},
+	{"pipeline is red", "pipeline failed"},
+	{"went red", "failed failure"},
+	{"build is green", "build passed success"},
+	// monitoring and alerting
+	{"stop the alerts", "mute"},
+	{"stop alerting", "mute"},
+	{"stop paging", "mute"},
+	{"stop the noise", "mute"},
+	{"too noisy", "mute"},
+	{"quiet hours", "downtime mute"},
+	{"do not disturb", "dnd mute snooze"},
+	{"maintenance window", "downtime"},
+	{"planned maintenance", "downtime"},
+	{"scheduled maintenance", "downtime"},
+	{"during maintenance", "downtime"},
+	{"alerts back on", "unmute"},
+	{"notifications back on", "unmute"},
+	{"alerting again", "unmute"},
+	{"un-mute", "unmute"},
+	{"un-silence", "unmute"},
+	{"lift the mute", "unmute"},
+	{"end the downtime", "delete downtime unmute"},
+	{"on duty", "oncall"},
+	{"site is down", "outage status uptime"},
+	{"site down", "outage status uptime"},
+	{"server is down", "outage status uptime"},
+	{"service is down", "outage status uptime"},
+	{"website is down", "outage status uptime"},
+	{"app is down", "outage status uptime"},
+	{"api is down", "outage status uptime"},
+	{"is it down", "outage status uptime"},
+	{"down for everyone", "outage status"},
+	{"up or down", "status uptime health"},
+	{"not responding", "health status timeout"},
+	{"what's alerting", "triggered alert monitor"},
+	{"what is alerting", "triggered alert monitor"},
+	{"i'm on it", "acknowledge"},
+	{"i am on it", "acknowledge"},
+	{"all clear", "resolve"},
+	{"back to normal", "resolved recovered"},
+	// chat and messaging
+	{"tag someone", "mention user"},
+	{"give a shout", "message notify"},
+	{"drop a line", "message send"},
+	{"drop a message", "send message"},
+	{"shoot a message", "send message"},
+	{"shoot an email", "send email"},
+	{"fire off", "send"},
+	{"send out", "send publish"},
+	{"let everyone know", "announce post broadcast"},
+	{"let the team know", "post message notify"},
+	{"let them know", "message notify"},
+	{"let him know", "message notify"},
+	{"let her know", "message notify"},
+	{"tell the team", "post message notify"},
+	{"group chat", "channel conversation group"},
+	{"chat room", "channel"},
+	{"private message", "direct message dm"},
+	{"mark as seen", "mark read"},
+	// notes and knowledge bases
+	{"write up", "create document page note"},
+	{"write-up", "document page note"},
+	{"take notes", "create note"},
+	{"take a note", "create note"},
+	{"make a note", "create note"},
+	{"brain dump", "note"},
+	{"second brain", "notes vault knowledge"},
+	// calendars
+	{"move the meeting", "reschedule update event"},
+	{"move my meeting", "reschedule update event"},
+	{"move the appointment", "reschedule update event"},
+	{"move the call", "reschedule update event"},
+	{"push the meeting", "reschedule update event"},
+	{"grab some time", "schedule event"},
+	{"grab time", "schedule event"},
+	{"find time to meet", "availability freebusy"},
+	{"find time for", "availability freebusy"},
+	{"find some time", "availability freebusy"},
+	{"block some time", "schedule event busy"},
+	{"block time", "schedule event busy"},
+	{"free slot", "availability freebusy"},
+	{"free slots", "availability freebusy"},
+	{"open slots", "availability freebusy"},
+	{"free or busy", "freebusy"},
+	{"double booked", "conflict freebusy event"},
+	{"double-booked", "conflict freebusy event"},
+	{"clear my calendar", "cancel delete events"},
+	{"clear my schedule", "cancel delete events"},
+	{"clear my afternoon", "cancel delete events"},
+	{"clear my morning", "cancel delete events"},
+	{"my day look like", "agenda events today"},
+	{"say yes to", "accept rsvp"},
+	{"can't make it", "decline rsvp"},
+	{"cannot make it", "decline rsvp"},
+	{"book a table", "reservation restaurant"},
+	{"table for two", "reservation restaurant"},
+	{"book a room", "hotel reservation"},
+	{"won't make it", "decline rsvp"},
+	{"focus time", "focus event busy"},
+	// email
+	{"write back", "reply"},
+	{"wrote back", "reply"},
+	{"auto reply", "autoreply vacation responder"},
+	{"auto-reply", "autoreply vacation responder"},
+	{"clean out my inbox", "archive delete"},
+	// maps and travel
+	{"how long", "duration length"},
+	{"around here", "nearby"},
+	{"in the area", "nearby"},
+	{"close by", "nearby"},
+	{"near here", "nearby"},
+	{"around me", "nearby"},
+	{"walking distance", "nearby distance walking"},
+	{"way to get to", "directions route"},
+	{"from here to", "directions route"},
+	{"turn by turn", "directions"},
+	{"turn-by-turn", "directions"},
+	{"time difference", "timezone convert"},
+	{"above sea level", "elevation"},
+	{"sea level", "elevation"},
+	{"lat/long", "coordinates latitude longitude"},
+	{"lat/lng", "coordinates latitude longitude"},
+	// files and disk space
+	{"taking up the most space", "disk usage size largest"},
+	{"taking up space", "disk usage size"},
+	{"takes up space", "disk usage size"},
+	{"take up space", "disk usage size"},
+	{"eating up space", "disk usage size"},
+	{"eating up disk", "disk usage size"},
+	{"hogging space", "disk usage size"},
+	{"side by side", "compare diff"},
+	{"side-by-side", "compare diff"},
+	{"what's different", "diff compare"},
+	{"what is different", "diff compare"},
+	{"find and replace", "replace edit"},
+	{"search and replace", "replace edit"},
+	{"zip up", "compress archive zip"},
+	{"using the most space", "disk usage size largest"},
+	{"using up space", "disk usage size"},
+	{"make room", "cleanup delete disk"},
+	{"make more room", "cleanup delete disk"},
+	{"folder structure", "directory tree"},
+	// inflections of idioms above and of the earlier batches
+	{"tidying up", "cleanup organize"},
+	{"tidied up", "cleanup organize"},
+	{"cleaning up", "cleanup delete remove"},
+	{"cleaned up", "cleanup delete remove"},
+	{"clean out", "cleanup delete"},
+	{"getting rid of", "delete remove"},
+	{"got rid of", "delete remove"},
+	{"rolled back", "rollback revert"},
+	{"rolling back", "rollback revert"},
+	{"backing up", "backup"},
+	{"shutting down", "shutdown stop"},
+	{"spinning up", "start create"},
+	{"spun up", "start create"},
+	{"tearing down", "delete remove"},
+	{"torn down", "delete remove"},
+	{"tore down", "delete remove"},
+	{"kicked off", "start"},
+	{"looked up", "lookup"},
+	{"signed in", "login"},
+	{"logged in", "login"},
+	{"logged out", "logout"},
+	{"turned on", "enable"},
+	{"turned off", "disable"},
+	{"switched on", "enable"},
+	{"switched off", "disable"},
+	{"brought back", "restore undelete"},
+	{"called off", "cancel"},
+	{"pushed back", "reschedule postpone"},
+	{"filled out", "fill"},
+	{"filling out", "fill"},
+	{"fill in", "fill"},
+	{"wrapped up", "complete finish"},
+	{"rolled out", "rollout release deploy"},
+	{"rolling out", "rollout release deploy"},
+	{"opted out", "unsubscribe"},
+	{"opted in", "subscribe"},
+	{"setting up", "setup"},
+	{"threw away", "delete discard"},
+	{"thrown away", "delete discard"},
+	{"handed over", "transfer assign"},
+	{"handed off", "assign transfer"},
+	// web browsing and automation
+	{"log into the container", "exec shell container"},
+	{"log into", "login"},
+	{"logged into", "login"},
+	{"sign into", "login"},
+	{"type into", "type fill"},
+	{"hit the button", "click button"},
+	{"hit enter", "press key enter"},
+	{"hit return", "press key enter"},
+	{"hit submit", "click submit"},
+	{"tick the box", "check checkbox"},
+	{"check the box", "check checkbox"},
+	{"pick an option", "select option"},
+	{"pick from the list", "select option"},
+	{"drag and drop", "drag"},
+	{"drag-and-drop", "drag"},
+	{"head over to", "navigate"},
+	{"refresh the page", "reload page"},
+	{"page logged", "console messages log"},
+	{"javascript errors", "console messages errors"},
+	{"js errors", "console messages errors"},
+	{"console output", "console messages"},
+	{"what's on the screen", "screenshot snapshot"},
+	{"what is on the screen", "screenshot snapshot"},
+	{"network calls", "network requests"},
+	// web research
+	{"people are saying", "search discussion social"},
+	{"people saying", "search discussion social"},
+	{"in-depth", "deep research"},
+	{"in depth", "deep research"},
+	{"deep dive", "deep research"},
+	{"with sources", "research citations"},
+	{"with citations", "research citations"},
+	{"comprehensive report", "deep research report"},
+	{"thorough report", "deep research report"},
+	{"fact check", "verify search"},
+	{"fact-check", "verify search"},
+	{"what's the latest", "news recent latest"},
+	// scraping
+	{"pull out", "extract"},
+	{"pull the data", "extract scrape"},
+	{"pull data from", "extract scrape"},
+	{"whole site", "crawl"},
+	{"entire site", "crawl"},
+	{"whole website", "crawl"},
+	{"entire website", "crawl"},
+	{"all the links", "map links urls"},
+	// a personal memory and knowledge graph
+	{"what do you know about", "search memory knowledge"},
+	{"what do you remember about", "search memory"},
+	{"do you remember", "search memory recall"},
+	{"make a mental note", "remember memory observation"},
+	{"married to", "relation spouse"},
+	{"works at", "relation"},
+	// containers and clusters
+	{"won't start", "describe events logs error"},
+	{"not starting", "describe events logs"},
+	{"keeps restarting", "crashloop restart logs"},
+	{"keeps crashing", "crash logs restart"},
+	{"crash looping", "crashloop"},
+	{"stop scheduling", "cordon"},
+	{"no new pods", "cordon"},
+	{"out of rotation", "drain cordon"},
+	{"back into rotation", "uncordon"},
+	{"mark unschedulable", "cordon unschedulable"},
+	{"allow scheduling", "uncordon"},
+	{"get a shell", "exec shell"},
+	{"shell into", "exec shell"},
+	{"get into the container", "exec shell container"},
+	{"resource usage", "top usage metrics"},
+	{"cpu and memory", "top usage metrics"},
+	{"out of memory", "oom memory"},
+	{"resource types", "api resources explain"},
+	{"bounce the server", "restart"},
+	{"bounce the service", "restart"},
+	{"bounce the pod", "restart"},
+	{"bounce the app", "restart"},
+	{"off and on again", "restart reboot"},
+	// generic verbs of everyday speech
+	{"check in on", "status get"},
+	{"hold off on", "pause postpone"},
+	{"hold off", "pause postpone"},
+	{"keep going", "resume continue"},
+	{"pick up where", "resume"},
+	{"get going again", "resume"},
+	{"give up on", "cancel abandon"},
+	{"keep an eye out", "monitor watch alert"},
+	{"put back", "restore revert"},
+	{"put it back", "restore revert"},
+	{"fill me in", "summary"},
+	{"phase out", "deprecate"},
+	{"kill off", "delete terminate"},
+	{"shut off", "disable stop"},
+	{"take offline", "pause disable"},
+	{"take it offline", "pause disable"},
+	{"go to sleep", "pause"},
 }
 
 // searchPrepare readies a query for splitting into words: it adds the words
