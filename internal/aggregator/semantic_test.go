@@ -31,12 +31,12 @@ import (
 // embeddings API as Ollama, llama.cpp's server, LM Studio and vLLM do, and
 // computes a deterministic vector for each text, a bag of words hashed into
 // 256 dimensions where the words of a few synonym pairs share one
-// dimension. It knows, as a real model would, that "axe" is "delete" and
+// dimension. It knows, as a real model would, that "bin" is "delete" and
 // "stale" is "old": words the lexical ranker has no relation for.
 
 // standInSynonyms maps a word to the word whose dimension it shares.
 var standInSynonyms = map[string]string{
-	"axe": "delete", "nuke": "delete", "wipe": "delete", "stale": "old", "unused": "old", "folks": "people",
+	"axe": "delete", "bin": "delete", "nuke": "delete", "wipe": "delete", "stale": "old", "unused": "old", "folks": "people",
 	"huddle": "meeting", "palaver": "meeting", "shelve": "archive",
 }
 
@@ -216,7 +216,7 @@ func names(docs []ToolDoc) string {
 // meant: a real model, like the stand-in, knows what their words mean.
 var liftExamples = []struct{ query, server, tool string }{
 	{"palaver with folks", "calendar", "schedule_meeting"},  // no word of it is in any tool
-	{"axe the branch once merged", "repo", "delete_branch"}, // "merged" pulls merge_pull_request up
+	{"bin the branch once merged", "repo", "delete_branch"}, // "merged" pulls merge_pull_request up
 }
 
 // With the embedding ranker, search finds what words alone miss, and still
@@ -285,7 +285,7 @@ func TestEmbeddingsAreCachedInTheCatalog(t *testing.T) {
 	step := func(a *Aggregator, what string, want count) {
 		t.Helper()
 		before := count{standIn.requests.Load(), standIn.texts.Load()}
-		hits, err := a.Search(t.Context(), "axe the branch once merged", 3, "summary")
+		hits, err := a.Search(t.Context(), "bin the branch once merged", 3, "summary")
 		if err != nil || rankOf(hits, "repo", "delete_branch") != 1 {
 			t.Fatalf("%s: %s, %v", what, names(hits), err)
 		}

@@ -445,7 +445,18 @@ func TestSearchPhrases(t *testing.T) {
 		"How do I refund a charge":   "How do I refund a charge documentation docs",
 		"how do i get to the museum": "directions route the museum",
 		"where is the cafe how far?": "where is the cafe distance? location place",
+		// The longest phrase at a word wins, wherever it is in the list.
+		"running out of room":    "disk usage size",
+		"running out of credits": "quota limit usage credits",
 	})
+	seen := map[string]bool{}
+	for _, p := range searchPhrases {
+		if k := strings.ToLower(p.from); seen[k] {
+			t.Errorf("the phrase %q is listed twice", p.from)
+		} else {
+			seen[k] = true
+		}
+	}
 }
 
 // checkRewrites checks that f, named name, rewrites each key of cases to its

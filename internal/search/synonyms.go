@@ -2822,7 +2822,6 @@ var searchPhrases = []struct{ from, to string }{
 	{"bust the cache", "purge cache"},
 	{"who broke", "blame commit author"},
 	{"who wrote", "blame author"},
-	{"what changed", "diff history changes"},
 	{"turn into", "convert"},
 	{"how do i get to", "directions route"},
 	{"how do i get from", "directions route from"},
@@ -3110,7 +3109,6 @@ var searchPhrases = []struct{ from, to string }{
 	{"auto-reply", "autoreply vacation responder"},
 	{"clean out my inbox", "archive delete"},
 	// maps and travel
-	{"how long", "duration length"},
 	{"around here", "nearby"},
 	{"in the area", "nearby"},
 	{"close by", "nearby"},
@@ -3296,10 +3294,9 @@ func searchPrepare(q string) string {
 }
 
 // searchRewritePhrases applies searchPhrases to q in one pass from the
-// left: at each word, the first phrase of the list that starts there
-// (ASCII case-insensitive, whole words) is replaced by its words, which no
-// other phrase rewrites again. The rest of q is kept as it is, case
-// included.
+// left: at each word, the longest phrase that starts there (ASCII
+// case-insensitive, whole words) is replaced by its words, which no other
+// phrase rewrites again. The rest of q is kept as it is, case included.
 func searchRewritePhrases(q string) string {
 	byFirst := searchPhrasesByFirstWord()
 	var b strings.Builder
@@ -3332,7 +3329,7 @@ func searchRewritePhrases(q string) string {
 }
 
 // searchPhrasesByFirstWord indexes searchPhrases by their first word (lower
-// case), each word's phrases in the list's order.
+// case), each word's phrases the longest first.
 var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, to string } {
 	m := map[string][]struct{ from, to string }{}
 	for _, p := range searchPhrases {
@@ -3342,6 +3339,9 @@ var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, 
 		}
 		first := searchASCIILower(p.from[:end])
 		m[first] = append(m[first], p)
+	}
+	for _, ps := range m {
+		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
 	}
 	return m
 })
