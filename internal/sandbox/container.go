@@ -127,12 +127,17 @@ func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
 func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error) {
 	ctx, end := span(ctx, "sandbox.start")
 	defer func() { end(err) }()
-	// A name of its own, so that a container whose create request was
-	// abandoned (the run cancelled while the engine was still creating it)
-	// can be found and removed: the engine may finish creating it after
-	// the request is gone.
+	// The create request is not cancelled with the run: an engine may
+	// finish creating a container after its request is gone, and one
+	// created so is found only by its name, if at all (a busy engine once
+	// left one behind). It is bounded by createTimeout instead, and a
+	// container created for a run that ended meanwhile is removed at once.
+	// The name is the container's own, so that one whose request timed
+	// out can still be found and removed.
 	name := "mcp-code-mode-sandbox-" + rand.Text()[:16]
-	created, err := e.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
+	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	defer cancelCreate()
+	created, err := e.cli.ContainerCreate(createCtx, client.ContainerCreateOptions{
 		Name: name,
 		Config: &container.Config{
 			Image:           spec.Image,
@@ -156,7 +161,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 		HostConfig: spec.hostConfig(e.seccomp),
 	})
 	if err != nil {
-		if ctx.Err() != nil {
+		if createCtx.Err() != nil {
 			e.removeAbandoned(name)
 		}
 		if cerrdefs.IsNotFound(err) {
@@ -171,6 +176,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 	fail := func(step string, err error) (*Container, error) {
 		c.remove()
 		return nil, fmt.Errorf("%s sandbox %.12s: %w", step, c.ID, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail("create", err)
 	}
 	c.attach, err = e.cli.ContainerAttach(ctx, c.ID, client.ContainerAttachOptions{
 		Stream: true, Stdin: true, Stdout: true, Stderr: true,
@@ -199,8 +207,12 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 	return c, nil
 }
 
+// createTimeout bounds a create request, which a run's end does not cut
+// short (see Start).
+const createTimeout = time.Minute
+
 // removeAbandoned removes the container named name whose create request
-// was given up, should the engine have created it anyway: it looks for it
+// timed out, should the engine have created it anyway: it looks for it
 // for a few seconds, as the engine may still be creating it.
 func (e *Engine) removeAbandoned(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

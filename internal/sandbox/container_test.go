@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httputil"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -169,5 +172,80 @@ func TestARemoteEngineThroughDockerHost(t *testing.T) {
 	}
 	if got := runEcho(ctx, t, e); got != "HELLO OVER THE API\n" {
 		t.Fatalf("container said %q", got)
+	}
+}
+
+// An engine too busy to create a container before the run ends: a proxy
+// to the test engine holds each create request for a while, then passes it
+// on whether or not its client is still waiting. The container the engine
+// then creates, after the run's context ended, is not left behind: the
+// create request is not cut short with the run, and the container is
+// removed once it exists.
+func TestACreateTheRunGaveUpOnLeavesNoContainer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	sock, ok := strings.CutPrefix(e.Host(), "unix://")
+	if !ok {
+		t.Skipf("the engine is at %s, not a unix socket to proxy", e.Host())
+	}
+	// The hold outlasts both the run and the few seconds a name was looked
+	// for after an abandoned request.
+	const hold = 7 * time.Second
+	var creates sync.WaitGroup
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.Out.URL.Scheme, r.Out.URL.Host = "http", "engine"
+		},
+		Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		}},
+	}
+	proxySock := filepath.Join(t.TempDir(), "busy.sock")
+	ln, err := net.Listen("unix", proxySock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/containers/create") {
+			creates.Add(1)
+			defer creates.Done()
+			time.Sleep(hold)
+			// Passed on even when the client is gone: neither the
+			// request's context nor the writer (without CloseNotify) says
+			// so to the proxy.
+			rp.ServeHTTP(struct{ http.ResponseWriter }{w}, r.WithContext(context.WithoutCancel(r.Context())))
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+
+	busy, err := Dial(t.Context(), "unix://"+proxySock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	before, err := e.Containers(t.Context(), Owner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	c, err := busy.Start(ctx, DefaultSpec())
+	if err == nil {
+		c.Close()
+		t.Fatal("a start past its context's end succeeded")
+	}
+	t.Logf("the start: %v", err)
+	creates.Wait()
+	after, err := e.Containers(t.Context(), Owner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("containers before the start %v, after it %v: the one the busy engine created was left behind", before, after)
 	}
 }
