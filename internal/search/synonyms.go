@@ -2545,7 +2545,6 @@ gslides: presentation slide google
 # SQL and data
 psql: postgres sql query database
 pg: postgres database
-mongo: mongodb collection document
 dynamo: dynamodb table
 redshift: warehouse sql query
 clickhouse: database sql query
