@@ -236,8 +236,10 @@ func (u *Server) setToolsLocked(tools []Tool) {
 	u.gen++
 	raws := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
+		// A careless server may quote its token in a description: the
+		// catalog, a file that outlives the process, keeps no secret.
 		if b, err := json.Marshal(t); err == nil {
-			raws = append(raws, b)
+			raws = append(raws, u.redact.JSON(b))
 		}
 	}
 	if err := u.catalog.Store(u.srv, raws, u.instructions); err != nil {
