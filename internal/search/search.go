@@ -40,9 +40,10 @@ type Hit struct {
 // and stemmed (Snowball English). A tool is scored by:
 //
 //   - BM25F (field-weighted BM25) over five fields: the words of its name, its
-//     description, its parameter names, its parameter descriptions and its
-//     server's description from the user's config (ToolEntry);
-//   - its server's name, the fifth field, which scopes rather than adds: when
+//     description, its parameter names, its parameter descriptions, and what
+//     its server's config and instructions say of the server (each word once;
+//     see ToolEntry);
+//   - its server's name, a field of its own, which scopes rather than adds: when
 //     the query names the server ("github issue comments"), the tool's BM25F
 //     score is multiplied up and a fixed score added, while the words that
 //     named the server count no more in its tools' text and less in other

@@ -789,7 +789,8 @@ func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, strin
 		return nil, "", fmt.Errorf("initialize: %w", err)
 	}
 	tools, err := listTools(ctx, c)
-	return tools, u.redact.String(boundInstructions(res.Instructions)), err
+	// Secrets are taken out before the bound, which could cut one short.
+	return tools, boundInstructions(u.redact.String(res.Instructions)), err
 }
 
 // MaxInstructionsRunes bounds the instructions kept of a server: its notes
