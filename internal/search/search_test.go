@@ -603,3 +603,33 @@ func TestSearchServerDescription(t *testing.T) {
 		}
 	}
 }
+
+// Every word of the related-word table says something: a word on the left
+// is one token as a query splits it (else no query word finds its line),
+// and each word on the right gives a stem (a stop word or a split word
+// would be dropped without a word).
+func TestSynonymTableWordsSaySomething(t *testing.T) {
+	for line := range strings.SplitSeq(searchDomainTable, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		right, group := strings.CutPrefix(line, "=")
+		if !group {
+			left, r, ok := strings.Cut(line, ":")
+			if !ok {
+				t.Errorf("line %q is neither a group nor word: words", line)
+				continue
+			}
+			if toks := searchTokenize(left, true); len(toks) != 1 {
+				t.Errorf("line %q: %q is %d words to a query", line, left, len(toks))
+			}
+			right = r
+		}
+		for _, w := range strings.Fields(right) {
+			if searchTableStem(w) == "" {
+				t.Errorf("line %q: %q gives no stem", line, w)
+			}
+		}
+	}
+}

@@ -363,8 +363,8 @@ draft: draft email
 forward: forward email message
 newsletter: email message
 spam: spam label
-sender: email from message
-recipient: email message to
+sender: email message
+recipient: email message
 correspondence: email message thread
 # tasks and projects
 todo: task todo item
