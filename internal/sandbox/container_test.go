@@ -245,7 +245,9 @@ func TestACreateTheRunGaveUpOnLeavesNoContainer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(after) != len(before) {
-		t.Errorf("containers before the start %v, after it %v: the one the busy engine created was left behind", before, after)
+	for _, id := range after {
+		if !slices.Contains(before, id) {
+			t.Errorf("container %.12s, which the busy engine created for the start, was left behind", id)
+		}
 	}
 }
