@@ -200,6 +200,8 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 	}
 	raw := map[string][]rawPosting{}
 	stems := map[string]string{} // word -> stem, shared by all tools
+	// A server's description, once per server: its words, each once.
+	aboutServer := map[string][]searchToken{}
 	xp := newExpander(params)
 	serverIdx := map[string]int32{}
 	nameStems := make([][]string, len(entries))
@@ -245,13 +247,18 @@ func newIndex(entries []ToolEntry, params searchParams) *Index {
 		for _, p := range pdescs {
 			fields[fieldToolParamDesc] = append(fields[fieldToolParamDesc], tokenizeCached(p, stems)...)
 		}
-		about := map[string]bool{}
-		for _, t := range tokenizeCached(e.ServerDescription, stems) {
-			if !about[t.stem] {
-				about[t.stem] = true
-				fields[fieldServerDesc] = append(fields[fieldServerDesc], t)
+		about, ok := aboutServer[e.ServerDescription]
+		if !ok {
+			seenStem := map[string]bool{}
+			for _, t := range tokenizeCached(e.ServerDescription, stems) {
+				if !seenStem[t.stem] {
+					seenStem[t.stem] = true
+					about = append(about, t)
+				}
 			}
+			aboutServer[e.ServerDescription] = about
 		}
+		fields[fieldServerDesc] = about
 
 		tf := map[string]*[numToolFields]float32{}
 		seen := map[string]bool{}

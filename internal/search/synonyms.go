@@ -4048,8 +4048,8 @@ func searchPrepare(q string) string {
 }
 
 // searchRewritePhrases applies searchPhrases to q in one pass from the
-// left: at each word, the longest phrase that starts there (ASCII
-// case-insensitive, whole words) is replaced by its words, which no other
+// left: at each word, the longest phrase that starts there
+// (case-insensitive, whole words) is replaced by its words, which no other
 // phrase rewrites again. The rest of q is kept as it is, case included.
 func searchRewritePhrases(q string) string {
 	byFirst := searchPhrasesByFirstWord()
@@ -4065,9 +4065,9 @@ func searchRewritePhrases(q string) string {
 			end++
 		}
 		n := 0
-		for _, p := range byFirst[searchASCIILower(q[i:end])] {
+		for _, p := range byFirst[strings.ToLower(q[i:end])] {
 			j := i + len(p.from)
-			if j <= len(q) && searchASCIIEqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
+			if j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
 				b.WriteString(p.to)
 				n = len(p.from)
 				break
@@ -4091,7 +4091,7 @@ var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, 
 		for end < len(p.from) && searchIsWordByte(p.from[end]) {
 			end++
 		}
-		first := searchASCIILower(p.from[:end])
+		first := strings.ToLower(p.from[:end])
 		m[first] = append(m[first], p)
 	}
 	for _, ps := range m {
@@ -4099,43 +4099,6 @@ var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, 
 	}
 	return m
 })
-
-// searchASCIILower lower-cases the ASCII letters of s.
-func searchASCIILower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for k := i; k < len(b); k++ {
-				if 'A' <= b[k] && b[k] <= 'Z' {
-					b[k] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
-
-// searchASCIIEqualFold reports whether a and b are equal but for the case
-// of ASCII letters.
-func searchASCIIEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
 
 func searchIsWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
