@@ -3,6 +3,7 @@ package aggregator
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,7 +125,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // search counts their words for the server's tools, from the catalog too.
 func TestServerInstructionsAreKeptShownAndSearched(t *testing.T) {
 	dir := t.TempDir()
-	alpha, _ := testServer(t, "alpha")
+	alpha, _ := testServer(t, "alpha", "-instructions", "")
 	zeta, _ := testServer(t, "zeta", "-instructions", `Readings of the rooftop\x1bweather station.\u202e`)
 	flood, _ := testServer(t, "flood", "-instructions", "spam ", "-instructions-repeat", "10000")
 	a := newAgg(t, func(c *config.Config) { c.CatalogDir = dir }, alpha, zeta, flood)
@@ -163,6 +164,19 @@ func TestServerInstructionsAreKeptShownAndSearched(t *testing.T) {
 	}
 	if got := describe(b, "zeta"); got != "Readings of the rooftop weather station." {
 		t.Errorf("zeta's instructions from the catalog: %q", got)
+	}
+	// discovered_servers says which servers have them, so the program knows
+	// where describe_server has more to say.
+	v, err := b.helper(t.Context(), "discovered_servers", json.RawMessage(`{}`), nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[string]bool{}
+	for _, d := range v.([]ServerDoc) {
+		has[d.Name] = d.HasInstructions
+	}
+	if want := map[string]bool{"alpha": false, "zeta": true, "flood": true}; !maps.Equal(has, want) {
+		t.Errorf("discovered_servers has_instructions %v, want %v", has, want)
 	}
 	for _, e := range b.entries {
 		if e.up.Running() {

@@ -59,11 +59,15 @@ func (s *runState) rpc(ctx context.Context, m runner.Message) runner.Reply {
 type ServerDoc struct {
 	Alias       string `json:"alias"`
 	Description string `json:"description"`
-	Loaded      bool   `json:"loaded"` // named in this run's servers
-	Module      string `json:"module"`
-	Name        string `json:"name"`
-	Tools       *int   `json:"tools"` // allowed tools; null until its tool list is known
-	Transport   string `json:"transport"`
+	// HasInstructions says the server sent notes on using it, which
+	// describe_server(name) shows; false until it has been started once (or
+	// its catalog entry read).
+	HasInstructions bool   `json:"has_instructions"`
+	Loaded          bool   `json:"loaded"` // named in this run's servers
+	Module          string `json:"module"`
+	Name            string `json:"name"`
+	Tools           *int   `json:"tools"` // allowed tools; null until its tool list is known
+	Transport       string `json:"transport"`
 }
 
 // ServerDescription is one server as describe_server(name) describes it:
@@ -122,8 +126,8 @@ func (a *Aggregator) helper(ctx context.Context, method string, params json.RawM
 		out := []ServerDoc{}
 		for _, e := range a.enabled() {
 			d := ServerDoc{
-				Alias: e.alias, Description: e.srv.Description, Loaded: isLoaded(e), Module: stubs.Module(e.alias),
-				Name: e.srv.Name, Transport: e.srv.Transport,
+				Alias: e.alias, Description: e.srv.Description, HasInstructions: e.up.Instructions() != "", Loaded: isLoaded(e),
+				Module: stubs.Module(e.alias), Name: e.srv.Name, Transport: e.srv.Transport,
 			}
 			if tools, ok := e.up.KnownTools(); ok {
 				n := 0
