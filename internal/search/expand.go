@@ -434,9 +434,10 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		}
 		// Related words of a correction ("refnud" -> "refund" -> "reimburse")
 		// are not followed: two guesses in a row are too weak. Nor are the
-		// table's for a word that names a server of the index ("notion",
-		// "github"): it says where to look, not what for. A product the
-		// index has no server of ("chrome" with only playwright) keeps them.
+		// table's or the lexicon's for a word that names a server of the
+		// index ("notion", "github"): it says where to look, not what for
+		// (notion is not an opinion, so not a comment). A product the index
+		// has no server of ("chrome" with only playwright) keeps them.
 		if !ix.serverStems[t.stem] {
 			for _, e := range searchSynonymStems(t.surface, t.stem) {
 				e.direct = true
@@ -447,7 +448,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		// fragment of a value or an abbreviation; its dictionary senses
 		// (thymine, francium, a printer's em) are not what it means here.
 		// The table's entries for it (above) stay, as do a numeral's.
-		if inLexicon && (len(t.surface) > 2 || lx.numeral(t.surface)) {
+		if inLexicon && (len(t.surface) > 2 || lx.numeral(t.surface)) && !ix.serverStems[t.stem] {
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}
 			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}
