@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -480,13 +481,13 @@ func (s *runState) execute(parent context.Context, code string, mods []*loaded, 
 				finished = true
 			case runner.TypeCall:
 				s.calls.Go(func() {
-					s.reply(m, s.call(callCtx, m))
+					s.reply(m, s.safely(callCtx, m, s.call))
 					if s.progress != nil {
 						s.progress(int(s.budget.used.Load()))
 					}
 				})
 			case runner.TypeRPC:
-				s.calls.Go(func() { s.reply(m, s.rpc(callCtx, m)) })
+				s.calls.Go(func() { s.reply(m, s.safely(callCtx, m, s.rpc)) })
 			}
 		case err := <-readErr:
 			switch {
@@ -551,6 +552,24 @@ func (s *runState) exitHint() string {
 }
 
 // call checks one tool call and forwards it.
+// safely answers m with answer, and a panic in answer (a bug of the host,
+// reached through what a program or a server sent) with a failure of that
+// call: it is logged with its stack, the program gets an error it can
+// catch, and the process and the other runs go on.
+func (s *runState) safely(ctx context.Context, m runner.Message, answer func(context.Context, runner.Message) runner.Reply) (r runner.Reply) {
+	defer func() {
+		if v := recover(); v != nil {
+			what := m.Method
+			if m.Type == runner.TypeCall {
+				what = m.Server + "." + m.Tool
+			}
+			s.a.log.Error("internal error answering the program", "call", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			r = runner.Failure(m.ID, fmt.Sprintf("internal error in mcp-code-mode while answering %s (it is logged; the run goes on)", what))
+		}
+	}()
+	return answer(ctx, m)
+}
+
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
 	began := time.Now()
