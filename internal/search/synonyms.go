@@ -2795,6 +2795,303 @@ revoke: delete remove disable
 replace: update edit
 cleanup: delete remove prune
 refresh: reload update
+# A sixth batch: questions and status checks and the words of operations
+# work (monitoring, on-call, CI/CD, clusters, databases and backends, chat,
+# maps and payments), written from general knowledge of how people ask and
+# how such APIs name things, without sight of the search benchmark's
+# queries, catalogs or results. Words that mean clearly different things in
+# different kinds of tool are left out on purpose (among them "trend",
+# "pending", "live", "promote", "preview", "drive", "vacuum", "aurora",
+# "atlas", "radar", "paging", "compose", "rum", "replay", "refs",
+# "influx", "terminating").
+# questions and status checks
+alive: health status heartbeat ping
+reachable: health ping status
+healthy: health status
+succeeded: success status passed
+successful: success status passed
+succeed: success status
+fail: failure failed error status
+failed: failure error status
+failure: failed error status
+outcome: result status
+queued: queue pending status
+unstable: flaky failing
+erratic: flaky intermittent
+spotty: flaky intermittent
+crashy: crash flaky
+lately: recent latest
+overnight: nightly recent
+timeframe: time range period
+lookback: time range since
+slowest: slow latency performance
+heaviest: largest size usage
+breakdown: group aggregate summary
+surge: spike increase anomaly
+culprit: cause blame commit
+auditlog: audit log events
+defined: definition declaration symbol
+declared: declaration definition symbol
+declaration: definition symbol
+usages: references usage
+callers: references hierarchy
+callees: outgoing hierarchy
+xref: references
+ctags: symbols definition
+# monitoring, on-call and error trackers
+paged: incident alert oncall
+pinged: notify message mention
+responder: incident oncall escalation
+mitigate: mitigation incident resolve
+blip: incident outage error
+warroom: incident channel
+sre: reliability incident slo
+mttr: incident resolve time metric
+mtta: acknowledge incident time metric
+sli: indicator slo service level
+synthetics: synthetic test monitor check uptime
+smoketest: test health check
+watchdog: monitor health
+ttfb: latency performance response
+inp: performance vitals interaction
+fcp: performance vitals paint
+saturation: usage utilization resource metric
+cardinality: metrics labels series
+instrumentation: telemetry tracing metrics
+datasource: datasource source connection
+panel: dashboard chart widget
+gauge: metric
+exemplar: trace metric
+heapdump: heap memory snapshot dump
+threaddump: thread dump stack
+memleak: memory leak heap
+mem: memory
+iops: disk io metric
+overloaded: load usage capacity saturation
+overload: load usage capacity
+traceid: trace span
+logline: log entry
+otlp: opentelemetry traces metrics
+loadtest: load performance test
+jmeter: load performance test
+bugsnag: errors issues crash
+rollbar: errors items
+raygun: errors crash
+honeybadger: errors exceptions
+logrocket: session replay errors
+fullstory: session replay
+betterstack: uptime monitor logs incident
+uptimerobot: uptime monitor
+pingdom: uptime monitor check
+cronitor: cron monitor heartbeat
+checkly: checks monitor synthetic
+victorops: incident oncall
+squadcast: incident oncall
+zenduty: incident oncall
+firehydrant: incident
+rootly: incident
+sumologic: logs search
+graylog: logs search
+papertrail: logs search
+logtail: logs
+logdna: logs
+logstash: logs pipeline
+fluentd: logs
+kusto: query logs
+kql: query kusto logs
+appinsights: telemetry logs traces
+stackdriver: logs monitoring
+dynatrace: apm metrics problems
+appdynamics: apm metrics
+zipkin: traces spans
+signoz: traces logs metrics
+pyroscope: profile profiling
+alertmanager: alerts silence prometheus
+victoriametrics: metrics query
+# CI/CD
+quarantine: flaky skip disable
+junit: test results report
+pytest: test tests
+jest: test tests
+testsuite: test suite
+testcase: test case
+buildlog: build log
+artefact: artifact
+sourcemap: source map release artifact
+codecov: coverage report
+coveralls: coverage report
+sonarcloud: quality gate issue
+uat: environment staging test
+qa: testing staging environment
+iac: terraform infrastructure code
+infra: infrastructure
+buildkite: pipeline build job
+travis: build ci
+teamcity: build ci
+tekton: pipeline task run
+spinnaker: deploy pipeline
+gitops: sync deploy argocd
+argo: argocd workflow application sync
+bitrise: build pipeline
+codebuild: build project
+codepipeline: pipeline
+# clusters and containers
+podman: container
+statefulset: workload pod
+daemonset: workload pod node
+replicaset: deployment pod replicas
+svc: service
+pv: volume persistentvolume storage
+crashloopbackoff: crashloop pod restart logs
+notready: node status
+minikube: cluster kubernetes local
+openshift: cluster kubernetes
+rancher: cluster kubernetes
+kustomize: kustomization apply
+toleration: taint node scheduling
+probe: health liveness readiness check
+vpa: autoscaler resources
+keda: autoscaling scale
+karpenter: node autoscaling provision
+nodepool: node pool group
+nodegroup: node pool group
+istio: service mesh traffic
+linkerd: service mesh
+envoy: proxy
+nginx: server proxy web
+traefik: proxy ingress
+haproxy: load balancer proxy
+serviceaccount: service account rbac token
+rolebinding: role binding rbac
+clusterrole: role rbac
+kubectx: context switch cluster
+kubens: namespace switch
+helmfile: helm release chart
+certmanager: certificate tls
+coredns: dns cluster
+etcd: cluster key value
+containerd: container runtime
+dockerhub: registry image
+ghcr: registry image
+quay: registry image
+describe: details info
+# databases and backends
+indices: index
+pooler: connection pool pgbouncer
+pgbouncer: connection pool pooler
+wal: replication log postgres
+autovacuum: maintenance postgres bloat
+prisma: orm schema migration database
+sequelize: orm migration database
+typeorm: orm migration database
+knex: migration query database
+appwrite: database storage functions
+pocketbase: database collection
+turso: database sqlite
+libsql: sqlite database
+upstash: redis database
+memcached: cache key
+valkey: redis cache key
+cockroachdb: database sql
+cassandra: database table keyspace
+scylla: database table
+couchdb: database document
+couchbase: database document bucket
+cosmosdb: database document
+bigtable: database table
+sqlserver: database sql
+mongo: mongodb collection document database
+postgrest: api rest postgres
+hasura: graphql api database
+cypher: query graph node relationship
+timescale: timeseries database postgres
+influxdb: timeseries database metrics
+databricks: warehouse sql notebook
+dbt: model transform sql
+airflow: dag pipeline task
+dagster: pipeline asset job
+metabase: dashboard question query
+looker: dashboard explore query
+tableau: dashboard workbook chart
+superset: dashboard chart sql
+powerbi: dashboard report
+olap: warehouse analytics query
+lakehouse: warehouse table
+datalake: storage dataset
+dml: query insert update delete
+minio: bucket object storage
+rpc: function procedure call
+dsn: key connection string
+connstring: connection string
+overage: usage cost billing limit
+# chat and messaging
+mattermost: message channel team
+zulip: message stream topic
+msteams: teams message channel
+gchat: chat message space
+imessage: message text
+messenger: message chat
+wechat: message chat
+viber: message chat
+reacji: reaction emoji
+emote: emoji reaction
+permalink: link message url
+scrollback: history messages
+backscroll: history messages
+groupdm: group direct message
+unreplied: reply unanswered
+# maps and places
+poi: place interest nearby
+geofence: boundary polygon area location
+isochrone: travel time area reachable
+waypoint: route stop directions
+geocoder: geocode address
+openstreetmap: map geocode place
+osm: map openstreetmap
+mapbox: map geocode directions
+gmaps: maps places directions
+satnav: directions navigation route
+elev: elevation
+topographic: elevation terrain
+contour: elevation terrain
+postalcode: postal address geocode
+streetview: street view image
+opentable: reservation restaurant
+yelp: reviews place business rating
+tripadvisor: reviews place attraction
+# payments
+paypal: payment order invoice
+braintree: payment transaction
+adyen: payment
+razorpay: payment order
+paystack: payment transaction
+mollie: payment
+payoneer: payment transfer payout
+klarna: payment installment
+afterpay: payment installment
+bnpl: installment payment
+chargebee: subscription invoice
+recurly: subscription invoice
+gumroad: product sales
+lemonsqueezy: subscription checkout product
+quickbooks: invoice accounting
+xero: invoice accounting
+freshbooks: invoice accounting
+venmo: payment transfer
+zelle: payment transfer
+mrr: recurring revenue subscription
+arr: annual recurring revenue subscription
+ltv: lifetime value customer revenue
+arpu: revenue user average
+gmv: sales revenue volume
+fraud: fraud risk dispute
+fraudulent: fraud dispute
+creditnote: credit note invoice
+prepaid: balance credit
+topup: recharge balance funds
+ach: bank transfer payment
+sepa: bank transfer payment
+psp: payment provider
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
@@ -4036,6 +4333,415 @@ var searchPhrases = []struct{ from, to string }{
 	{"on the back burner", "pause postpone backlog"},
 	{"set up a meeting", "schedule meeting event"},
 	{"set up a call", "schedule meeting event"},
+	// A sixth batch of idioms: questions whose answer is a tool's output,
+	// status checks, symptoms, and the phrasings of operations work
+	// (monitoring, on-call, CI/CD, clusters, databases, chat, maps,
+	// payments) and of numbers and times in a request, rewritten to the
+	// words tools use, written from general knowledge without sight of the
+	// search benchmark's queries, catalogs or results. A phrase that would
+	// rewrite the start of a different, longer request comes with that
+	// request ("how much is left" with "how much is left to do").
+	// is it up, is it done
+	{"is the site up", "uptime status health website"},
+	{"is the website up", "uptime status health website"},
+	{"is the server up", "uptime status health server"},
+	{"is the api up", "uptime status health api"},
+	{"is the site down", "outage status uptime website"},
+	{"is the website down", "outage status uptime website"},
+	{"is the server down", "outage status uptime server"},
+	{"is the api down", "outage status uptime api"},
+	{"up and running", "running status health"},
+	{"still running", "running status"},
+	{"is it done", "status complete finished"},
+	{"is it finished", "status complete finished"},
+	{"did it finish", "status complete finished"},
+	{"is it ready", "status ready"},
+	{"did it work", "status success result"},
+	{"did it pass", "status passed checks"},
+	{"didn't run", "missed failed run history"},
+	{"did not run", "missed failed run history"},
+	{"didn't go through", "failed status"},
+	{"missed heartbeat", "heartbeat monitor missed"},
+	// did the deploy go out, what is live
+	{"did the deploy", "deployment status"},
+	{"did the rollout", "rollout status"},
+	{"did the build", "build status"},
+	{"did the pipeline", "pipeline status"},
+	{"did the job", "job status"},
+	{"did the tests", "tests results status"},
+	{"did ci pass", "ci status checks passed"},
+	{"is it deployed", "deployment status"},
+	{"has it deployed", "deployment status"},
+	{"what's deployed", "deployment current production"},
+	{"what is deployed", "deployment current production"},
+	{"what's live", "deployment current production"},
+	{"what's in prod", "deployment current production"},
+	{"what is in prod", "deployment current production"},
+	{"what's in production", "deployment current production"},
+	{"which version is live", "deployment version production"},
+	{"which version is deployed", "deployment version production"},
+	{"what version is running", "version deployment running"},
+	{"last deploy", "deployment latest"},
+	{"who deployed", "deployment author audit"},
+	// when did it last run
+	{"when did it last run", "latest run history time"},
+	{"last time it ran", "latest run history"},
+	{"last run", "latest run history"},
+	{"next run", "next scheduled run"},
+	{"when was the last", "latest recent time"},
+	{"since when", "first seen since"},
+	// why, what caused it, what is wrong
+	{"how come", "cause"},
+	{"reason for", "cause"},
+	{"reason of", "cause"},
+	{"what's wrong with", "errors status cause"},
+	{"what is wrong with", "errors status cause"},
+	{"what's going wrong", "errors failures cause"},
+	{"what broke", "errors failures incidents"},
+	{"what's broken", "failing errors incidents status"},
+	{"what is broken", "failing errors incidents status"},
+	{"which tests failed", "failed tests results"},
+	{"which tests are failing", "failing tests results"},
+	{"why did it fail", "failure logs error cause"},
+	{"why did the build fail", "build failure logs error cause"},
+	// how big, how long, how much
+	{"how long", "duration time"},
+	{"how large", "size"},
+	{"how fast", "speed performance latency"},
+	{"how slow", "slow performance latency"},
+	{"how full", "usage capacity size"},
+	{"how close", "distance nearby"},
+	{"how much space", "disk usage size storage"},
+	{"how much disk", "disk usage size"},
+	{"how much memory", "memory usage"},
+	{"how much ram", "memory usage"},
+	{"how much cpu", "cpu usage"},
+	{"how much will it cost", "cost price estimate"},
+	{"what will it cost", "cost price estimate"},
+	{"how much money do we have", "balance available"},
+	{"how much did we make", "revenue sales payments"},
+	{"how much have i used", "usage consumption"},
+	{"how much is left to do", "open tasks todo remaining"},
+	{"how much is left", "remaining balance quota"},
+	{"credits left", "credits balance remaining usage"},
+	// who
+	{"who's on call", "oncall current schedule"},
+	{"who is on call", "oncall current schedule"},
+	{"who made the change", "audit log author blame"},
+	{"who modified", "audit log blame author"},
+	{"who edited", "revision history author audit"},
+	{"who removed", "audit log events"},
+	{"who disabled", "audit log events"},
+	{"who turned off", "audit log events"},
+	{"who created", "creator author owner"},
+	{"who added", "author audit log"},
+	{"who said", "search messages author"},
+	{"who's in the channel", "channel members list"},
+	{"who is in the channel", "channel members list"},
+	{"who am i", "whoami current user"},
+	{"am i logged in", "whoami current user auth status"},
+	// where is it defined, what holds the port
+	{"go to definition", "definition symbol"},
+	{"where is it used", "references usages"},
+	{"where is this used", "references usages"},
+	{"who calls", "references callers hierarchy"},
+	{"call sites", "references callers"},
+	{"call site", "references callers"},
+	{"call graph", "callers hierarchy references"},
+	{"using port", "process port listening"},
+	// monitoring, alerts and on-call
+	{"what happened overnight", "errors logs events recent"},
+	{"what happened to", "events history status"},
+	{"any errors", "errors logs search list"},
+	{"new errors", "errors issues recent first seen"},
+	{"top errors", "issues errors frequent count"},
+	{"most common errors", "issues errors frequent count"},
+	{"lots of errors", "errors spike"},
+	{"on fire", "incident alert outage"},
+	{"anything down", "outage status incidents"},
+	{"went off", "triggered alert"},
+	{"goes off", "triggered alert"},
+	{"alert me if", "monitor alert create"},
+	{"alert me when", "monitor alert create"},
+	{"notify me if", "monitor alert notify"},
+	{"warn me if", "monitor alert"},
+	{"warn me when", "monitor alert"},
+	{"set up an alert", "create monitor alert"},
+	{"set up monitoring", "create monitor"},
+	{"false alarm", "false positive noise alert"},
+	{"burn rate", "slo error budget burn"},
+	{"page someone", "incident notify oncall"},
+	{"page the on-call", "incident oncall notify"},
+	{"page the team", "incident notify oncall"},
+	{"declare an incident", "create incident"},
+	{"raise an incident", "create incident"},
+	{"post-mortem", "postmortem"},
+	{"post mortem", "postmortem"},
+	{"blast radius", "impact affected services"},
+	{"cover my shift", "override schedule oncall"},
+	{"on-call rotation", "oncall schedule rotation"},
+	{"on call rotation", "oncall schedule rotation"},
+	// logs, metrics, traces and real users
+	{"follow the logs", "tail logs follow stream"},
+	{"live logs", "tail logs stream"},
+	{"open the logs", "view logs"},
+	{"open the dashboard", "get dashboard view"},
+	{"time series", "timeseries metric"},
+	{"time-series", "timeseries metric"},
+	{"golden signals", "latency errors traffic saturation metrics"},
+	{"service map", "service dependencies topology"},
+	{"flame graph", "flamegraph profile"},
+	{"real user monitoring", "rum sessions browser"},
+	{"session recordings", "session replay recording"},
+	// error trackers
+	{"crash rate", "crash free sessions release"},
+	{"crash-free", "crash free sessions"},
+	{"since the last release", "release regression"},
+	{"since the deploy", "deployment release regression"},
+	{"after the deploy", "deployment release regression"},
+	{"introduced in", "release first seen regression"},
+	{"ignore the error", "ignore mute issue"},
+	// symptoms
+	{"keep dying", "crashloop restart logs events"},
+	{"keeps dying", "crashloop restart logs events"},
+	{"keep crashing", "crash logs restart"},
+	{"keep restarting", "crashloop restart logs"},
+	{"keeps failing", "failing failures logs"},
+	{"keep failing", "failing failures logs"},
+	{"getting killed", "killed oom eviction events"},
+	{"got killed", "killed oom events"},
+	{"keeps going down", "outage flapping uptime incidents"},
+	{"keeps firing", "alert triggered flapping noisy"},
+	{"timing out", "timeout latency errors"},
+	{"timed out", "timeout errors"},
+	{"times out", "timeout errors"},
+	{"takes forever", "slow performance latency"},
+	{"takes too long", "slow latency duration"},
+	{"taking too long", "slow latency duration"},
+	{"slow to load", "performance latency load"},
+	{"load time", "performance latency"},
+	{"response time", "response latency duration"},
+	{"500s", "errors server status"},
+	{"bad gateway", "errors gateway status"},
+	{"service unavailable", "errors unavailable status outage"},
+	{"internal server error", "errors server status"},
+	{"eating memory", "memory usage top"},
+	{"eating my memory", "memory usage top"},
+	{"eating cpu", "cpu usage top"},
+	{"most memory", "memory usage top"},
+	{"most cpu", "cpu usage top"},
+	{"high memory", "memory usage"},
+	{"memory keeps growing", "memory leak heap usage"},
+	{"ran out of memory", "oom memory"},
+	{"running out of memory", "oom memory usage"},
+	{"run out of memory", "oom memory usage"},
+	{"out of disk", "disk usage size"},
+	{"disk full", "disk usage size"},
+	{"no space left", "disk usage size"},
+	{"filling up", "usage size capacity"},
+	{"maxed out", "usage limit capacity"},
+	{"at capacity", "capacity usage limit"},
+	{"hit the limit", "limit quota usage"},
+	{"over the limit", "limit quota usage"},
+	// CI/CD
+	{"is ci green", "ci status checks passed"},
+	{"is the build green", "build status passed"},
+	{"is ci red", "ci failed status"},
+	{"is the build red", "build failed status"},
+	{"red build", "build failed"},
+	{"green build", "build passed success"},
+	{"turned red", "failed failure"},
+	{"went green", "passed success"},
+	{"how's the build", "build status"},
+	{"how's the deploy", "deployment status"},
+	{"build output", "build logs"},
+	{"build minutes", "usage billing minutes"},
+	{"ci minutes", "usage billing minutes"},
+	{"manually trigger", "dispatch trigger workflow run"},
+	{"manual run", "dispatch trigger workflow"},
+	{"github actions", "github actions workflow runs"},
+	{"preview url", "preview deployment url"},
+	{"promote to production", "promote deploy production"},
+	{"push to prod", "deploy production"},
+	{"push to production", "deploy production"},
+	{"push it live", "deploy publish"},
+	{"cut a release", "create release tag"},
+	{"previous deploy", "previous deployment rollback"},
+	{"last good deploy", "previous successful deployment rollback"},
+	{"last known good", "previous successful rollback"},
+	{"go back to the previous version", "rollback revert previous version"},
+	// clusters
+	{"stuck in terminating", "terminating force delete finalizers"},
+	{"stuck terminating", "terminating force delete finalizers"},
+	{"pod not ready", "pod readiness status describe events"},
+	{"pods not ready", "pods readiness status describe events"},
+	{"node not ready", "node notready status"},
+	{"node is down", "node notready status"},
+	{"can't pull the image", "imagepullbackoff image pull error events"},
+	{"take the node out", "cordon drain node"},
+	{"put the node back", "uncordon node"},
+	{"more pods", "scale replicas"},
+	{"fewer pods", "scale replicas"},
+	{"is the rollout done", "rollout status"},
+	{"open a shell", "exec shell"},
+	{"port forward", "port forward portforward"},
+	{"port-forward", "portforward port forward"},
+	{"port forwarding", "port forward portforward"},
+	{"access it locally", "port forward localhost"},
+	{"what fields", "schema fields describe"},
+	{"which fields", "schema fields describe"},
+	{"resource kinds", "api resources explain kinds"},
+	{"install a chart", "helm install chart"},
+	{"install the chart", "helm install chart"},
+	{"upgrade the chart", "helm upgrade chart release"},
+	{"chart values", "helm values chart"},
+	{"what's installed", "list installed"},
+	{"why is the pod", "describe events pod"},
+	{"why did the pod", "describe events pod logs"},
+	{"which cluster", "current context cluster"},
+	// databases and backends
+	{"what's in the database", "list tables schema"},
+	{"what is in the database", "list tables schema"},
+	{"database structure", "schema tables"},
+	{"some rows", "select rows limit"},
+	{"a few rows", "select rows limit"},
+	{"sample documents", "find documents sample limit"},
+	{"missing index", "index recommendations advisor"},
+	{"missing indexes", "index recommendations advisor"},
+	{"full table scan", "explain query plan scan"},
+	{"seq scan", "explain query plan"},
+	{"most expensive queries", "top queries slow statistics"},
+	{"run the migration", "apply migration"},
+	{"run migrations", "apply migrations"},
+	{"what's in the bucket", "list objects bucket"},
+	{"anon key", "anon key publishable api"},
+	{"database url", "connection string url"},
+	{"connection details", "connection string credentials"},
+	// chat and messaging
+	{"what did they say", "messages history"},
+	{"what's been said", "messages history"},
+	{"earlier messages", "history messages"},
+	{"react with", "reaction add emoji"},
+	{"like the message", "reaction add message"},
+	{"ping someone", "message notify mention"},
+	{"ping the team", "message notify"},
+	{"ping them", "message notify"},
+	{"message privately", "direct message dm"},
+	{"send later", "schedule send message"},
+	{"look someone up", "lookup user profile"},
+	{"someone said", "search messages"},
+	// maps and places
+	{"is it open now", "opening hours place details"},
+	{"open now", "opening hours place details"},
+	{"when does it close", "opening hours place details"},
+	{"when does it open", "opening hours place details"},
+	{"what time does it close", "opening hours place details"},
+	{"closing time", "opening hours place details"},
+	{"hours of operation", "opening hours place details"},
+	{"how do i get there", "directions route"},
+	{"how to get to", "directions route"},
+	{"best way to get to", "directions route"},
+	{"fastest way to get to", "directions route fastest"},
+	{"to drive to", "directions driving route"},
+	{"drive time", "duration directions driving"},
+	{"driving time", "duration directions driving"},
+	{"travel time", "duration directions distance"},
+	{"by car", "driving directions"},
+	{"on foot", "walking directions"},
+	{"by train", "transit directions"},
+	{"by bus", "transit directions"},
+	{"public transport", "transit directions"},
+	{"not far from", "nearby"},
+	{"far from", "distance"},
+	{"what address is", "reverse geocode address"},
+	{"which city is", "reverse geocode city"},
+	{"where exactly is", "geocode location coordinates"},
+	{"place to eat", "restaurant"},
+	{"where to eat", "restaurant nearby"},
+	{"grab a bite", "restaurant"},
+	{"is it any good", "rating reviews"},
+	{"phone number of", "phone place details contact"},
+	// payments
+	{"who paid", "payments customers charges"},
+	{"did the payment go through", "payment status succeeded"},
+	{"did the payment", "payment status"},
+	{"did they pay", "payment invoice paid status"},
+	{"did the customer pay", "payment invoice paid status"},
+	{"payment went through", "payment succeeded status"},
+	{"payment didn't go through", "payment failed decline"},
+	{"issue a refund", "create refund"},
+	{"issue a credit", "credit note"},
+	{"reverse the charge", "refund"},
+	{"reverse the payment", "refund"},
+	{"line item", "invoice item line"},
+	{"line items", "invoice items lines"},
+	{"set a price", "create price"},
+	{"monthly price", "price recurring monthly"},
+	{"annual plan", "price subscription yearly annual"},
+	{"first month free", "coupon discount trial"},
+	{"who's subscribed", "subscriptions customers list"},
+	{"paying customers", "customers subscriptions active"},
+	{"monthly recurring revenue", "mrr recurring revenue subscriptions"},
+	{"checkout link", "payment link checkout"},
+	{"link to buy", "payment link"},
+	{"buy link", "payment link"},
+	{"fight the chargeback", "dispute evidence update"},
+	{"respond to the dispute", "dispute evidence update"},
+	{"submit evidence", "dispute evidence"},
+	{"when do i get paid", "payout schedule balance"},
+	{"next payout", "payout upcoming"},
+	// numbers and times in a request
+	{"last night", "last night recent"},
+	{"this morning", "today recent"},
+	{"earlier today", "today recent"},
+	{"past few days", "recent days"},
+	{"last few days", "recent days"},
+	{"last couple of days", "recent days"},
+	{"in the last", "recent since last"},
+	{"over the last", "recent since last"},
+	{"within the last", "recent since last"},
+	{"in the past", "recent since history"},
+	{"over the past", "recent since"},
+	{"past 24 hours", "recent since"},
+	{"last 24 hours", "recent since"},
+	{"last hour", "recent since"},
+	{"right now", "current now"},
+	{"at the moment", "current"},
+	{"per day", "daily interval"},
+	{"per hour", "hourly interval"},
+	{"per week", "weekly interval"},
+	{"per month", "monthly interval"},
+	{"per year", "yearly annual interval"},
+	{"per minute", "rate interval"},
+	{"per second", "rate"},
+	{"each day", "daily"},
+	{"by day", "daily group"},
+	{"over time", "timeseries trend history"},
+	{"every day", "daily recurring"},
+	{"every week", "weekly recurring"},
+	{"every month", "monthly recurring"},
+	{"every hour", "hourly recurring"},
+	{"every morning", "daily recurring morning"},
+	{"every weekday", "recurring weekdays"},
+	{"more than", "greater filter"},
+	{"fewer than", "less filter"},
+	{"bigger than", "larger size filter"},
+	{"larger than", "larger size filter"},
+	{"smaller than", "smaller size filter"},
+	{"older than", "older age filter"},
+	{"newer than", "newer recent filter"},
+	{"at least", "minimum filter"},
+	{"at most", "maximum filter"},
+	{"order by", "sort"},
+	{"in order of", "sort"},
+	{"newest first", "sort latest recent"},
+	{"oldest first", "sort oldest"},
+	{"top 5", "top limit"},
+	{"top 10", "top limit"},
+	{"top 20", "top limit"},
+	{"top 100", "top limit"},
+	{"top five", "top limit"},
+	{"top ten", "top limit"},
 }
 
 // searchPrepare readies a query for splitting into words: it adds the words
