@@ -3092,6 +3092,703 @@ topup: recharge balance funds
 ach: bank transfer payment
 sepa: bank transfer payment
 psp: payment provider
+# common words (list A): 1,500 common English words (by how often they
+# occur in WordNet's sense-tagged corpus) that the table did not have, each
+# given a line when it often stands for something a tool says in other
+# words. Written from general knowledge of how people ask for software
+# work and how APIs name things, without sight of the search benchmark's
+# queries, catalogs or results. Words with no usual tool sense, and words
+# that are themselves common tool vocabulary, have no line.
+group: team organization channel
+see: view show list
+give: grant assign share
+tell: send message notify
+year: date annual
+ask: question query prompt
+way: route directions
+face: image photo
+try: retry test
+hold: pause reserve
+hear: audio listen play
+day: date calendar
+keep: save store retain
+play: playback audio music video
+state: status region
+mean: average definition
+long: duration length longitude
+turn: toggle switch rotate
+follow: subscribe watch navigate
+hand: assign transfer
+help: documentation docs support guide
+study: research course paper
+live: stream realtime production current
+expect: estimate forecast
+small: size resize
+reach: contact message impressions
+old: stale outdated previous age
+present: presentation slides current
+increase: increment scale raise bump
+receive: incoming inbox inbound
+last: latest recent previous
+high: maximum max peak urgent
+figure: chart graph number image
+area: region zone location
+child: children subtask subpage nested
+serve: host deploy server
+remain: balance quota
+right: permission access
+point: coordinates location score
+grow: increase scale expand
+happen: event activity history log
+force: overwrite override
+home: address homepage house
+light: lamp bulb brightness theme
+question: ask query answer faq
+water: hydration precipitation
+foot: feet length unit walking
+wait: sleep delay poll timeout
+house: home property address
+speak: speech voice tts audio
+voice: audio speech call tts
+body: content text payload
+night: evening hotel
+case: ticket issue test uppercase
+second: duration
+sound: audio volume music
+produce: generate create
+idea: note brainstorm suggestion
+program: application code script process
+learn: course tutorial lesson docs
+offer: discount promotion coupon deal
+important: priority starred flagged urgent
+understand: explain analyze summarize
+cover: coverage image thumbnail
+interest: rate attraction topic
+far: distance
+drive: directions route disk storage file
+information: info details metadata
+school: education course student
+fire: trigger emit alert
+word: term text definition docx
+contain: search grep match
+allow: permission grant enable allowlist
+fall: drop decrease decline
+later: schedule remind snooze defer
+down: outage offline status
+large: size big
+door: lock doorbell
+action: workflow task
+development: dev staging build
+family: relative genealogy household
+wish: wishlist favorite
+different: diff compare
+kind: type category
+next: upcoming cursor forward
+describe: detail info schema
+reduce: decrease shrink compress scale
+big: large size
+death: deceased obituary
+love: favorite reaction
+away: status absence presence
+rise: increase gain
+position: location coordinates holding role
+support: ticket helpdesk help
+stay: hotel lodging accommodation booking
+explain: describe summarize documentation
+level: tier severity grade
+suggest: recommend recommendation autocomplete
+best: top rating recommend
+dark: theme night
+draw: diagram sketch canvas shape chart
+apply: submit application patch
+power: energy battery exponent switch
+control: manage toggle switch permission
+direct: dm message
+hit: request call visit
+occur: event occurrence
+individual: person user contact
+win: won deal score result
+attempt: retry try run
+wear: weather forecast clothing
+clear: reset empty purge flush delete
+hour: time duration schedule
+stress: load benchmark performance
+arm: alarm security
+difference: diff compare change
+prove: verify proof
+express: expedited shipping
+today: date current now
+plant: species garden
+public: visibility publish share
+air: quality pollution aqi flight
+center: align middle centre
+choose: select pick option
+claim: assign insurance reimbursement
+join: merge concat subscribe member
+fail: error failure crash
+month: date monthly
+recognize: detect identify recognition ocr
+week: weekly date calendar
+age: birthday birthdate old
+low: minimum min
+measure: metric distance calculate
+break: broken bug error
+buy: purchase order checkout
+maintain: maintenance maintainer
+pressure: barometric weather
+rest: api http endpoint
+throw: exception error
+care: support health
+prevent: block protect restrict
+thought: thinking reasoning note idea
+land: merge arrival landing property
+permit: permission allow license
+achieve: goal achievement milestone
+effort: estimate estimation points
+evidence: source citation reference
+listen: play audio music podcast
+morning: time schedule sunrise
+wall: feed timeline post
+minute: duration time notes transcript
+section: heading block chapter
+shoot: send photo capture screenshot
+law: legal regulation statute
+past: history previous historical
+period: range interval duration
+road: route street directions
+cut: trim crop clip release
+earth: map satellite
+office: location workplace address
+ride: taxi trip transit
+catch: exception error
+mass: weight unit bulk
+social: post media feed
+agree: accept approve consent
+condition: status weather rule filter
+dead: down offline broken
+major: version severity
+observe: monitor watch
+teach: course lesson tutorial
+full: usage quota complete
+trouble: problem issue error debug
+sing: song lyrics music
+community: forum group member
+discuss: comment thread conversation
+heart: reaction favorite pulse
+prepare: draft create
+stage: staging pipeline phase
+supply: inventory stock
+sleep: wait delay pause
+feature: enhancement flag request
+smoke: test air pollution
+top: best popular trending ranking
+touch: create tap contact
+town: city place locality
+eat: food restaurant meal dining
+improve: optimize enhance refactor
+left: remaining balance quota
+short: shorten summary brief
+slowly: slow performance latency
+attention: priority urgent notification
+direction: route navigate heading bearing
+imagine: generate image
+check: verify status validate
+patient: medical health clinical
+separate: split divide
+sign: signature esign login
+deny: reject decline block
+mark: flag label tag status
+notice: notification alert announcement
+art: image artwork illustration
+lack: missing
+car: vehicle driving rental
+letter: document mail character
+pattern: regex glob match
+color: colour palette hex
+contribute: contributor commit donate
+success: succeeded passed status
+blood: health medical vitals
+economic: economy gdp inflation indicator
+free: available freebusy unused
+future: upcoming forecast scheduled
+industry: sector
+training: course learning lesson model
+train: rail railway transit
+attack: security threat vulnerability
+fit: fitness workout resize
+gain: profit return increase
+source: code origin citation
+statement: transaction invoice query billing
+term: keyword definition glossary
+degree: temperature angle education
+drink: beverage cocktail bar hydration
+extend: renew extension expand
+movement: motion activity
+ready: status done complete
+animal: pet species wildlife
+before: earlier previous until
+election: vote poll ballot candidate
+handle: username account process
+refuse: reject decline
+sample: example random template
+sort: rank ascending descending
+fly: flight airline airport
+guess: estimate predict
+wide: width
+film: movie video showtime
+tone: sentiment style
+avoid: exclude skip
+deep: research detailed analysis
+example: sample demo snippet template
+late: overdue delay
+growth: increase trend gain
+refer: referral reference link
+repeat: recurring recurrence retry rerun
+around: nearby near radius
+piece: part item chunk
+aid: help support
+bad: error broken invalid negative
+chance: probability likelihood precipitation
+firm: company business organization
+gray: grayscale grey
+strange: anomaly unusual
+front: frontend homepage
+settle: settlement payout pay resolve
+floor: round level
+kid: child children family
+shelter: adoption pet
+soon: upcoming due
+flow: workflow pipeline flowchart
+hair: salon haircut
+heavy: large weight
+practice: exercise quiz lesson
+treatment: therapy medical medication
+court: legal case lawsuit
+education: course school learning
+pretty: format prettify
+roll: dice random rollout rollback
+sun: sunrise sunset sunny uv
+vote: poll upvote ballot election
+dust: air quality pollution
+eliminate: remove delete
+employ: hire employee job
+english: language translate
+pain: symptom health medical
+bed: room bedroom hotel
+private: visibility dm direct
+procedure: runbook process step
+recommend: suggest suggestion similar
+organization: org company workspace
+river: water gauge flood
+above: greater exceed threshold
+benefit: perk insurance enrollment
+building: place address location
+character: char letter length
+collect: gather aggregate scrape
+demonstrate: demo example
+importance: priority severity
+outside: weather external outdoor
+pound: weight convert unit gbp sterling
+season: episode series quarter
+shift: schedule roster rota move
+shot: screenshot photo snapshot
+daily: recurring schedule digest
+identify: detect recognize lookup
+afternoon: time schedule
+analysis: analyze analytics report statistics
+larger: size resize greater
+loud: volume noise
+measurement: metric unit sensor
+series: timeseries sequence episode
+spot: place location
+bank: account balance transaction transfer
+emotion: sentiment mood emoji
+escape: encode sanitize
+lower: lowercase decrease reduce
+manager: supervisor boss owner
+progress: status completion percentage
+wrong: error incorrect invalid bug
+aim: goal target objective
+brush: paint draw
+contrast: compare accessibility
+dress: clothing apparel
+equal: compare match
+inform: notify message
+nation: country
+recent: latest last newest
+sight: attraction landmark sightseeing
+skill: competency expertise
+sky: weather cloud astronomy
+vocational: training course education
+crowd: busy popular
+equipment: device asset inventory gear
+hurry: urgent priority
+maximum: max limit peak
+paint: draw color brush canvas
+requirement: spec specification dependency
+transfer: send move wire
+burn: calories spend burndown
+distribution: histogram statistics release
+energy: power electricity consumption
+objective: goal okr target
+phase: stage step milestone moon
+adopt: adoption pet
+argument: parameter arg param
+award: prize badge grant
+behavior: behaviour analytics activity
+characteristic: attribute property feature
+clean: cleanup prune purge
+cool: thermostat temperature
+edge: relation link connection
+factor: multiplier factorize
+grant: permission access allow funding
+greater: above larger exceed
+labor: labour employment
+marry: marriage wedding spouse
+personal: private profile
+radiation: uv solar
+serious: severity critical
+allotment: allocation quota
+college: university school education
+completion: done progress autocomplete
+fig: figure chart image
+former: previous old
+income: revenue earnings salary
+loss: decline drop profit
+muscle: workout exercise fitness
+sentence: text phrase
+style: format css theme
+aspect: ratio dimension
+camp: campsite campground
+clothes: clothing apparel
+cloud: storage hosting cloudy
+dog: pet animal breed
+earlier: before previous prior
+enable: activate toggle
+favor: favorite preference
+heat: temperature thermostat heatmap
+noise: sound volume denoise
+plane: flight aircraft airline
+protect: security lock
+square: area power exponent
+kitchen: recipe cooking
+accomplish: complete achieve done
+circle: radius shape round
+class: course lesson type
+double: multiply duplicate
+dry: preview simulate humidity
+gather: collect aggregate compile
+successful: succeeded passed complete
+tooth: dental dentist
+wash: laundry clean
+atmosphere: weather air pressure
+depth: level nesting recursive
+illustrate: illustration image diagram draw
+intensity: magnitude level brightness
+portion: part serving
+preserve: keep save archive retain
+sea: ocean marine tide wave
+slide: presentation deck slideshow
+writer: author journalist
+acquire: obtain purchase acquisition
+america: usa country
+arrange: organize sort schedule layout
+climb: elevation hike altitude
+corporation: company business corp
+disappear: missing deleted
+flower: plant florist
+ignore: exclude skip mute dismiss
+manage: admin administer
+pair: pairing bluetooth connect
+soil: moisture garden
+stream: live video broadcast
+succeed: success pass complete
+suspect: suspicious anomaly fraud
+sweep: cleanup vacuum scan
+trust: verify certificate reputation
+defend: protect security
+england: uk britain
+flash: firmware flashcard
+oxygen: saturation health
+pace: speed rate velocity
+prefer: setting favorite option
+rush: urgent expedite express
+tie: link associate connect
+conclusion: summary result outcome
+decision: choice approval outcome
+district: area region neighborhood
+evening: time schedule
+examine: inspect review analyze
+extent: range scope bounds
+forest: park trail
+gas: fuel petrol fee
+hide: hidden archive collapse mute
+marriage: spouse wedding
+police: crime emergency
+promote: deploy advertise release
+relate: link associate similar
+ring: call phone doorbell
+afford: budget price cost
+concept: entity topic idea
+facility: location site building
+flag: star mark report
+regular: recurring routine regex
+sponsor: sponsorship donate funding
+variation: variant version
+worker: employee staff job
+associate: link relation connect
+communication: message email chat
+emphasize: highlight bold
+explanation: explain description summary
+fast: speed performance
+rank: position rating sort score
+relative: family genealogy ancestor
+slip: receipt payslip
+village: town city place
+brain: memory knowledge notes
+construct: build create
+county: region district area
+curve: chart graph
+distant: distance far remote
+failure: error fail crash
+foreign: international currency exchange abroad
+judge: evaluate review score
+parent: family ancestor
+polynomial: equation math solve
+population: demographics census statistics
+primary: main default
+solve: calculate equation compute resolve
+abandon: cancel discard
+capacity: quota limit size storage
+component: module part
+construction: roadwork closure build
+defense: security protection defence
+earn: income revenue payout
+guard: protect security guardrail
+jump: navigate goto scroll
+medical: health clinical patient
+off: disable deactivate
+park: parking place
+peer: colleague review
+principal: identity user account
+retain: keep retention
+secure: security encrypt protect
+solution: answer fix resolve
+stone: weight convert unit
+tube: subway metro video
+union: merge combine
+university: college education school
+ahead: upcoming forecast next
+below: under less threshold
+bright: brightness light
+cast: screencast stream actors
+danger: warning risk alert
+exceed: limit quota threshold overage
+fashion: clothing apparel style
+fence: geofence boundary
+instant: realtime immediate now
+interpret: translate explain analyze
+main: primary default master
+round: decimal precision trip
+smaller: resize shrink compress
+sudden: spike anomaly
+sunday: weekend weekday date
+truth: fact verify
+appeal: dispute contest
+authorize: oauth approve permission login
+cease: stop end
+connection: network link contact
+credit: refund balance card quota
+fund: balance deposit topup
+minimum: min lowest limit
+mistake: error typo bug
+occurrence: event instance recurrence
+opinion: review feedback comment
+safe: security safety vault
+science: research paper scientific
+species: animal plant taxonomy
+upper: uppercase capitalize
+assert: test verify expect
+assistance: help support
+blind: cover shade accessibility
+breath: respiration meditation
+commission: fee payout
+correct: fix proofread spelling grammar
+drug: medication medicine pharmacy
+marketing: campaign audience ads newsletter
+seat: reservation seating license
+strip: remove trim sanitize
+telephone: phone call number
+vision: image recognition ocr
+authority: permission admin
+bird: species wildlife birding
+challenge: captcha verification
+director: manager executive
+gesture: swipe tap
+greatest: max maximum top
+hole: vulnerability gap
+institution: organization bank university
+petitioner: court case legal
+reader: rss feed viewer
+somewhere: place location
+anxiety: meditation mood health
+application: app program
+assemble: build compile combine
+club: group community membership
+complain: complaint ticket feedback support
+exhibit: exhibition museum display
+fraction: decimal ratio percentage
+organize: sort arrange folder label categorize
+participate: join attend attendee
+politics: news election government
+positive: sentiment
+rich: formatted markdown html
+satisfy: satisfaction csat nps survey
+stick: sticky pin note
+substitute: replace alternative swap
+yield: dividend return rate
+ability: capability feature
+arrangement: layout schedule
+belong: member membership owner
+commercial: business ad advertisement
+diameter: radius circle
+differ: diff compare
+europe: eu european
+explode: crash spike split
+funny: joke humor meme gif
+greek: language translate
+historical: history past archive
+instrument: instrumentation telemetry trace
+justify: align
+maturity: expiration bond
+monday: weekday date day
+opposite: reverse invert antonym
+silent: mute silence
+sketch: draw diagram wireframe drawing
+waste: trash garbage recycling
+weakness: vulnerability
+wet: rain humidity precipitation
+wire: transfer payment
+agency: organization company
+appearance: style theme
+assist: help support assistant
+compose: write draft create
+debate: discussion argument
+drill: breakdown detail
+duty: oncall shift tax customs
+exclude: filter ignore omit
+fat: nutrition calories
+finance: financial accounting budget money
+international: global foreign country
+literary: book literature
+management: admin administration
+narrow: filter refine
+protection: security lock
+station: stop transit
+thermal: temperature heat
+tomorrow: date forecast schedule
+transform: convert format
+visual: image chart visualization
+warn: alert notify
+approximately: estimate round
+bit: byte unit
+disease: illness medical health
+emphasis: highlight bold
+humor: joke humour meme
+june: date month
+middle: center median
+milligram: mg weight unit convert
+occasion: event
+radio: station stream broadcast
+recommendation: suggestion suggest similar
+register: signup enroll registration
+saturday: weekend weekday date
+unusual: anomaly outlier unexpected
+welcome: onboarding greeting
+yesterday: date previous history
+advise: recommend suggest advice
+await: wait pending
+binomial: probability statistics distribution
+bound: limit boundary
+choice: option select
+competition: competitor contest
+desk: helpdesk workspace
+detect: identify recognize scan
+distribute: share publish send
+division: department team divide
+downtown: city center
+elect: vote election
+enforce: require policy rule
+expand: grow extend resize scale
+grade: score mark rating
+integration: connector plugin webhook
+investigation: research analysis debug
+player: playback media
+resemble: similar
+signal: indicator alert strength
+suggestion: recommend recommendation
+threat: security vulnerability malware
+weigh: weight scale
+anticipate: forecast predict
+association: relation link organization
+background: job async wallpaper
+baseball: sports score game
+coach: bus trainer
+conjugate: conjugation verb grammar
+consult: ask appointment advice
+critical: severity urgent priority
+dangerous: risk warning
+economy: economic gdp inflation
+entitle: entitlement permission license
+expenditure: expense spending cost
+holder: owner
+huge: large size big
+leader: manager leaderboard
+neighbor: nearby neighbour neighborhood
+pick: select choose
+protein: nutrition calories
+rough: draft estimate approximate
+sequence: series step sequential
+shade: blind cover tint
+snap: snapshot photo screenshot
+annual: yearly year
+apparatus: equipment device
+april: date month
+brief: summary short overview
+capital: city capitalize funding
+confidence: score probability
+discovery: discover search explore
+financial: finance money accounting
+garden: plant gardening
+gold: commodity metal price
+govern: governance policy
+identity: user account auth
+immediate: urgent now instant
+initial: first init setup
+interrupt: cancel stop pause
+leadership: manager executive
+negative: sentiment minus
+november: date month
+organic: seo search
+parallel: concurrent batch
+planet: astronomy solar
+prior: previous before
+quantity: count amount qty
+substance: chemical compound
+supplement: vitamin nutrition addendum
+tendency: trend
+trail: hiking path route audit
+tsunami: earthquake alert warning
+unique: distinct dedupe deduplicate
+alternative: substitute similar option
+appoint: assign appointment
+bench: benchmark
+bind: attach mount link
+borrow: loan checkout
+chain: blockchain pipeline sequence
+coast: beach shore
+combination: combine merge permutation
+tonight: today evening forecast
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
