@@ -3789,6 +3789,335 @@ chain: blockchain pipeline sequence
 coast: beach shore
 combination: combine merge permutation
 tonight: today evening forecast
+# common words (list B)
+conflict: merge rebase freebusy busy overlap
+contribution: commit contributor
+decrease: decrement reduce subtract lower
+definition: define meaning dictionary symbol
+delay: wait sleep timeout latency
+efficiency: performance utilization
+establishment: place business
+famous: popular top landmark
+float: number decimal
+generation: generate create
+identical: duplicate equal compare
+legal: contract compliance terms policy
+needed: required
+overall: summary total aggregate
+pack: package bundle archive compress
+responsibility: owner assignee
+scan: audit vulnerability ocr inspect
+sex: gender
+split: divide chunk separate
+tip: gratuity percentage calculate
+truck: vehicle freight shipping
+withdraw: withdrawal payout transfer cancel
+arrow: key keyboard press
+bet: odds wager
+category: tag label type
+chemical: compound molecule element
+comedy: genre movie
+elaborate: detail explain
+explore: browse search discover list
+finding: issue vulnerability alert result
+greet: hello welcome message
+identification: identity id verify
+located: location address place
+manufacturer: vendor brand make
+mine: assigned owner author
+mood: sentiment
+observer: watcher subscriber follower
+plunge: decline fall loss
+qualify: lead eligibility
+recognition: detect identify ocr transcription
+reduction: decrease discount
+representative: agent rep contact
+resolution: resolve dimensions size width
+restrict: limit permission access deny
+reverse: revert undo refund geocode
+salesman: sales rep agent
+sensitive: secret private confidential pii
+simultaneously: parallel concurrent batch
+squeeze: compress squash
+symbol: ticker icon character
+trend: trending history timeseries
+worse: regression degrade
+atom: feed rss
+attribute: property field key
+briefly: summary
+crew: team member staff
+entry: record item row log
+equivalent: convert equal
+experimental: beta preview flag
+healthy: health status
+interval: period frequency duration range
+largest: size sort top max
+lost: missing deleted recover
+male: gender
+root: admin directory base
+scratch: blank new draft
+slave: replica worker
+stall: hang stuck timeout
+star: favorite bookmark rating
+administer: manage admin
+advice: recommendation suggestion tip
+anaconda: conda python environment
+behind: compare ahead commits
+bottom: scroll end last
+coordinate: latitude longitude location geocode
+demonstration: demo example
+evaluate: calculate score assess
+friday: date weekday calendar
+fundamental: financial earnings ratio
+impact: severity priority effect
+improvement: enhancement feature suggestion
+instruction: guide prompt manual
+journey: trip route directions
+marked: flag label
+numerous: many multiple
+older: before previous
+outcome: result status
+proof: evidence verify
+proposal: quote deal suggestion
+regional: region
+seed: populate random fixture
+september: date month
+sport: score game league
+stockholder: shareholder stock equity
+talent: candidate recruiting
+utilize: use usage
+abroad: international travel
+alive: health ping status uptime
+automatically: automation auto schedule
+bag: cart baggage
+cap: limit quota capitalization
+cent: currency amount
+communicate: message send contact
+crisis: incident outage
+descend: descending sort desc
+disturb: dnd mute notification
+examination: exam test
+inquire: ask query question
+isolate: sandbox quarantine cordon
+landscape: orientation
+magnitude: size earthquake
+print: pdf printer export
+proportion: ratio percentage
+repair: fix
+shower: rain weather precipitation
+spin: launch provision create
+string: text
+surge: spike increase
+venture: startup funding investment
+abstract: summary paper
+administrative: admin
+creative: ad asset design
+deduct: subtract deduction
+deduction: tax expense
+electric: electricity energy power
+fan: follower
+february: date month
+forbid: deny block restrict permission
+guarantee: warranty sla
+inning: score baseball game
+lend: loan
+lyric: lyrics song
+magazine: article publication
+neutral: sentiment
+oil: commodity crude price
+origin: source remote
+phrase: text query term
+plain: text plaintext raw
+polish: rewrite refine format
+residence: address home
+risk: vulnerability severity score
+selection: select selected choice
+silver: metal commodity price
+suburb: neighborhood city area
+thunder: storm thunderstorm weather
+visible: visibility public shown
+aircraft: flight plane
+approval: approve review
+august: date month
+automobile: vehicle car
+clinical: trial medical
+conversion: convert goal funnel
+dirty: uncommitted modified
+disaster: incident outage recovery
+gradient: color fill
+highest: max top sort
+insight: analytics report summary
+interaction: activity engagement event
+invention: patent
+legend: chart key label
+minor: version semver patch
+severe: severity critical
+slope: grade elevation incline
+supply: inventory stock order
+variable: env environment setting
+vehicle: car driving
+yes: approve confirm accept
+actor: user author
+administration: admin management
+affirm: confirm approve
+angle: rotation degree
+assess: evaluate review audit score
+boot: start restart
+creation: create new
+december: date month
+destruction: delete destroy
+dig: dns lookup search
+dimension: size width height
+electricity: energy power usage
+employer: company organization
+fault: error failure
+fiction: book novel genre
+habit: routine recurring tracker
+hidden: hide private invisible
+initiate: start create
+inspect: describe detail view
+minimize: minify reduce collapse
+net: network profit income
+operational: status health
+projection: forecast estimate
+raw: plain unformatted
+reproduce: repro steps replicate
+scramble: shuffle random
+stamp: timestamp postage
+traffic: congestion visitors pageviews sessions
+addition: add sum
+analytic: analytics report metric
+assurance: qa quality
+automatic: automation auto
+bible: verse scripture
+bunch: batch many group
+cafeteria: restaurant cafe food
+camping: campground campsite
+caution: warning
+consent: permission agree opt
+criticize: critique review feedback
+dawn: sunrise
+designate: assign
+enterprise: organization business
+goods: product item inventory
+guidance: guide help docs
+indicator: metric signal
+jazz: music genre playlist
+july: date month
+melody: song music
+october: date month
+participation: attendance participant
+railroad: train rail transit
+regulation: compliance policy
+thursday: date weekday calendar
+trim: strip whitespace cut
+vertex: node point
+violate: violation breach
+voyage: trip cruise travel
+wealth: portfolio balance assets
+weekend: saturday sunday date
+allot: allocate assign quota
+assignment: assign assignee task homework
+bell: notification
+ceiling: round ceil limit
+contest: dispute challenge
+counter: count increment
+covered: coverage
+crowded: busy popular
+dependent: dependency dependents
+glimpse: preview peek
+gross: revenue total
+highway: road route
+intersection: crossing junction
+investment: portfolio stock fund
+january: date month
+league: sport standings team
+legislation: law bill regulation
+peak: max highest
+profession: occupation job title
+quarter: quarterly period
+retired: archived deprecated
+seal: sign signature
+sector: industry
+slice: subset range segment
+speaker: audio device
+squad: team group
+stable: release version
+subsection: section heading
+territory: region
+transport: transit travel shipping
+transportation: transit travel
+tuesday: date weekday calendar
+wednesday: date weekday calendar
+aloud: speech tts speak read
+assistant: agent bot
+associated: related linked
+boost: increase promote
+calculation: calculate compute
+carrier: shipping courier
+cash: balance payment
+cheap: price cost lowest
+connected: connection online
+criticism: feedback review
+disc: disk
+dwelling: house home property
+electoral: election vote
+emergency: urgent incident
+estate: property
+evaluation: evaluate eval assess
+football: soccer sport score
+inspection: inspect audit review
+lightning: storm thunderstorm weather
+mist: fog weather
+preliminary: draft
+profit: revenue income earnings
+proprietor: owner
+publication: publish article paper
+radar: weather precipitation
+receiver: recipient
+reward: points loyalty bounty
+roughly: approximately estimate
+satisfied: satisfaction rating
+secondary: replica standby
+spell: spelling spellcheck
+suitcase: luggage baggage
+surrounding: nearby around
+toast: notification
+violation: policy rule breach
+anchor: link
+approximate: estimate round
+bundle: package pack
+chosen: selected
+coming: upcoming next
+commerce: shop ecommerce store
+comply: compliance
+consumer: customer subscriber
+dealer: vendor seller
+depend: dependency
+dispatch: trigger send
+fatal: crash error critical
+foresee: predict forecast
+hail: weather precipitation storm ride
+halfway: midpoint
+headquarters: office address company
+missing: lost null empty
+newly: new recent
+occupation: job title
+omit: exclude skip
+reporter: author
+responsible: owner assignee
+setting: config configuration preference option
+summon: invoke call
+vocabulary: glossary dictionary term word
+alternate: alternative alias
+analyst: rating recommendation
+augment: enrich extend
+birth: birthday born
+certify: certificate verify
+chill: cold temperature
+core: cpu
+forever: permanent permanently
+competitive: competitor
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
