@@ -565,7 +565,7 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 // index does not contain, its likely corrections. A stem that several groups
 // reach stays only in the group that reaches it with the highest weight (the
 // earliest on a tie), so that "make a new folder" does not count a tool's
-// "create" twice.
+// "create" twice. No group is empty.
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 	groups, intent := ix.queryGroups(searchPrepare(query))
 	// Each stem goes to one group only.
@@ -578,6 +578,9 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 			}
 		}
 	}
+	// A group whose every stem another group reaches more strongly is
+	// left out: "go" in "make it go away" is all in "go away".
+	kept := groups[:0]
 	for gi, g := range groups {
 		out := g[:0]
 		for _, e := range g {
@@ -585,9 +588,11 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 				out = append(out, e)
 			}
 		}
-		groups[gi] = out
+		if len(out) > 0 {
+			kept = append(kept, out)
+		}
 	}
-	return groups, intent
+	return kept, intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {

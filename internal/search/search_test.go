@@ -312,6 +312,24 @@ func TestSearchEmptyQuery(t *testing.T) {
 	}
 }
 
+// A word whose every related stem another word of the query reaches more
+// strongly ("go" in "go away", a phrase of the lexicon) leaves no empty
+// group behind: the name bonuses read each group's first stem, and an empty
+// group made Search panic.
+func TestSearchWordAllTakenByAPhrase(t *testing.T) {
+	ix, entries := newTestSearchIndex(t)
+	for _, q := range []string{"make it go away", "the popup should go away"} {
+		groups, _ := ix.expand(q)
+		for i, g := range groups {
+			if len(g) == 0 {
+				t.Errorf("expand(%q): group %d of %d is empty", q, i, len(groups))
+			}
+		}
+		_ = ix.Search(q, 5)
+	}
+	expectSearchTop(t, ix, entries, "make the entities go away", "memory.delete_entities")
+}
+
 func TestSearchLimit(t *testing.T) {
 	ix, _ := newTestSearchIndex(t)
 	all := ix.Search("create", 0)
