@@ -4310,6 +4310,201 @@ primer: guide tutorial documentation
 cheatsheet: documentation reference
 manpage: documentation manual
 rtfm: documentation docs manual
+# common words (list C): 1,500 less common English words (by how often
+# they occur in WordNet's sense-tagged corpus) that the table did not have,
+# each given a line only when, in a request to a software assistant, it
+# mostly stands for something a tool says in other words. Written from
+# general knowledge, without sight of the search benchmark's queries,
+# catalogs or results. Words whose tool sense is one of several everyday
+# senses ("tour", "access", "executive", "offset", "resign") have no line.
+clothing: apparel
+collaborate: share invite
+conceal: hide mask redact
+consume: consumption usage
+deaf: caption subtitle
+dec: december date
+diarrhea: symptom health
+economical: cheap price cost
+educator: teacher
+enhance: improve upscale enrich
+expend: spend expense
+fake: mock dummy faker
+governmental: government
+haze: fog smog visibility
+humorous: joke funny
+import: upload ingest
+infection: disease illness
+insurance: claim premium coverage
+integrate: connector connect
+lapse: expire overdue
+license: licence seat entitlement
+listener: audience subscriber webhook
+manifest: yaml config deployment
+molecule: compound chemical
+monitor: watch alert metric
+nov: november date
+outfit: clothing apparel
+output: result stdout
+preceding: previous prior
+precision: decimal accuracy
+refund: reimburse return
+rehabilitation: rehab therapy physiotherapy
+removal: delete uninstall
+replacement: substitute swap alternative
+reputation: review score
+revise: edit rewrite amend
+rival: competitor competition
+shorten: truncate summarize abbreviate
+skip: ignore exclude
+storage: disk bucket quota
+surgeon: doctor physician surgery
+tag: label mention
+transmit: send transfer broadcast
+treasury: bond yield
+underway: progress ongoing active
+widen: width resize expand
+withhold: tax deduction
+written: write author
+administrator: admin superuser
+anonymous: anon guest unauthenticated
+born: birth birthday birthdate
+capability: feature ability permission
+commuter: transit train
+counsel: lawyer attorney legal
+crude: oil commodity
+cyclist: bicycle bike cycling
+diffusion: image generation
+discrepancy: mismatch diff reconcile
+dispose: delete discard cleanup
+dusk: sunset twilight
+fever: temperature symptom
+fragment: snippet chunk
+gnp: gdp economy
+headache: symptom migraine pain
+incline: slope grade elevation
+least: minimum lowest
+legislative: bill law congress
+legislator: representative senator congress
+lessen: reduce decrease
+lunar: moon phase
+meter: metre unit length
+ocean: sea marine tide
+orthography: spelling
+performer: artist musician
+planetary: planet astronomy
+portrait: orientation photo
+presidential: president election
+procurement: purchase vendor supplier
+prohibit: deny block restrict
+prospective: lead candidate
+psychological: mental therapy
+registrant: whois attendee owner
+restriction: limit permission
+scholar: academic paper citation
+simplify: summarize refactor reduce
+slump: decline drop
+smallest: minimum min size
+spatial: geospatial geo location
+sunlight: sun uv daylight
+synthesis: synthesize generate
+unexpected: anomaly unusual
+vulnerable: cve security exploit
+advertise: ad campaign promote
+ailment: illness symptom condition
+athlete: player sport
+authenticity: verify verification signature
+blindness: colorblind vision deficiency
+built: build
+competitor: rival competition
+dialogue: dialog conversation
+disapprove: reject decline
+disregard: ignore dismiss
+donor: donation donate
+dose: dosage medication
+duration: elapsed length
+enrich: augment lookup
+experimentation: experiment variant
+flurry: snow
+freeway: highway
+inject: insert evaluate
+intersect: overlap
+jam: traffic congestion
+knot: speed nautical
+metropolis: city
+moisture: humidity
+optimum: optimal best
+overlap: conflict intersect
+parameter: param argument
+periodic: recurring schedule interval cron
+photographic: photo image
+prescribe: prescription medication
+recovery: recover restore backup
+registration: register signup enroll
+statistic: stats metric
+synthetic: generate mock fake
+therapy: therapist treatment
+transparent: opacity alpha
+underground: subway metro
+unify: merge combine
+voter: vote election
+abuse: spam report harassment
+aerial: satellite imagery
+allocate: assign quota reserve
+bathroom: restroom toilet
+breeze: wind
+carbon: emission footprint
+circulate: share distribute
+compensate: pay reimburse salary
+corporate: company business
+cough: symptom cold flu
+defect: bug issue
+deteriorate: degrade decline
+differentiation: derivative
+dine: restaurant meal
+discontinue: deprecate cancel
+dismount: unmount detach
+disseminate: distribute share publish
+distributor: supplier vendor
+dosage: dose medication
+drought: rainfall precipitation
+drugstore: pharmacy
+emission: carbon footprint
+entrepreneur: founder startup
+grouping: aggregate category
+hook: webhook callback
+hue: color light
+illness: disease symptom
+intercept: mock network
+mend: fix repair
+merger: acquisition
+nightclub: nightlife bar club
+novelist: author writer
+ownership: owner
+pin: sticky bookmark
+popularity: trending rank
+province: region
+pushup: workout exercise
+reconcile: reconciliation match
+recruitment: hiring candidate applicant
+recur: repeat recurrence
+replenish: restock refill
+royalty: payout license
+scrutinize: inspect review
+senator: congress legislator
+shortage: stock inventory
+stroll: walk
+sugar: glucose carb
+suppress: mute silence
+suspension: suspend ban
+unlock: unblock unfreeze
+activate: enable
+allowance: budget quota
+authorization: permission oauth access
+bicycle: bike cycling
+bulb: light lamp
+chemistry: chemical compound molecule
+christmas: holiday
+conformity: compliance
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
