@@ -4311,6 +4311,7 @@ cheatsheet: documentation reference
 manpage: documentation manual
 rtfm: documentation docs manual
 # common words (list C): 1,500 less common English words (by how often
+# common words (list D): 1,500 less common English words (by how often
 # they occur in WordNet's sense-tagged corpus) that the table did not have,
 # each given a line only when, in a request to a software assistant, it
 # mostly stands for something a tool says in other words. Written from
@@ -4505,6 +4506,113 @@ bulb: light lamp
 chemistry: chemical compound molecule
 christmas: holiday
 conformity: compliance
+# catalogs or results.
+connotation: meaning definition
+criterion: filter condition
+criteria: filter condition
+cumulative: total sum
+danish: language translate
+darken: dim brightness
+datum: data
+deceased: death obituary
+documentary: movie film genre
+dutch: language translate
+edition: version
+elapse: duration
+emblem: logo icon
+expire: expiry ttl
+feb: february date month
+financing: loan funding
+fingerprint: hash checksum
+flip: toggle rotate
+frozen: freeze hang unresponsive
+grocer: grocery supermarket shop
+honeymoon: vacation trip travel
+intake: nutrition calories hydration consumption
+integer: int number
+invisible: hidden hide visibility
+keynote: presentation slides
+marketplace: shop ecommerce seller
+misplace: lost missing
+paragraph: text block
+peripheral: device hardware
+publicize: publish announce
+quake: earthquake seismic
+regain: recover restore
+retailer: shop merchant seller
+revision: version history commit
+scenic: viewpoint attraction landmark
+scripture: bible verse
+scrub: sanitize redact clean
+shutdown: stop halt poweroff
+simulate: emulate mock
+slot: availability freebusy appointment
+statute: law legal regulation
+summary: summarize overview
+sundown: sunset
+toilet: restroom bathroom
+ultraviolet: uv radiation
+unseen: unread
+withholding: tax deduction
+annually: yearly
+approximation: estimate
+assessment: evaluation audit
+aug: august date month
+ballot: vote election
+bearer: token auth
+bulletin: newsletter announcement news
+charity: donation nonprofit
+clash: conflict overlap
+commodity: futures oil gold
+computation: calculate
+consolidate: merge combine aggregate
+consultation: appointment meeting booking
+contractual: contract legal agreement
+correction: fix edit
+corrupt: damaged broken invalid
+creator: author owner
+detach: unmount disconnect unlink
+diagnosis: diagnose diagnostic troubleshoot
+dial: call phone
+dietary: diet nutrition
+dumbbell: workout exercise
+elevation: altitude height
+err: error
+forbidden: permission denied unauthorized
+gambling: betting odds wager
+garment: clothing apparel
+grammatical: grammar proofread
+harden: security
+imagery: image satellite photo
+inexpensive: cheap price lowest
+infer: predict
+inhabitant: population resident
+mathematics: math calculate
+micron: micrometer
+modernize: upgrade migrate refactor
+nightfall: sunset dusk
+nonfiction: book genre
+overpayment: refund credit
+pension: retirement
+planner: plan schedule task
+preference: config configuration option
+psychiatrist: doctor therapist psychiatry
+pulse: heartrate heart bpm
+sept: september date month
+shred: delete destroy wipe
+simultaneous: parallel concurrent
+stepmother: relation family person
+subscribe: follow watch
+superimpose: overlay composite
+suspicious: anomaly fraud malicious
+tabulate: table tabular
+twilight: dusk sunset
+unavailable: busy offline
+unsuccessful: failed failure error
+validate: verify check
+vicinity: nearby near around
+width: size dimension
+actress: actor cast movie
 `
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
