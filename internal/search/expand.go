@@ -27,6 +27,7 @@ type searchParams struct {
 	lexTable float64 // scales the hand-written table's words for a related word from the lexicon
 
 	phrasePart  float64 // the words of a phrasal verb in the query, each on its own
+	attributive float64 // a participle used as an adjective ("a paused project"): a state of the thing, not the action asked for
 	number      float64 // "number" for a numeral in the query
 	numeralSelf float64 // a numeral of the query as itself (a value more than a word of the tool)
 
@@ -61,6 +62,7 @@ var defaultSearchParams = searchParams{
 	lexTable: 2,
 
 	phrasePart:  0.1,
+	attributive: 0.5,
 	number:      2,
 	numeralSelf: 0.7,
 
@@ -458,6 +460,9 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		if partOf[i] {
 			scale *= p.phrasePart
 		}
+		if searchAttributive(all, i) {
+			scale *= p.attributive
+		}
 		for k := range g {
 			g[k].weight *= scale
 		}
@@ -584,3 +589,18 @@ func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
 	}
 	return out
 }
+
+// searchAttributive reports whether query word i is a participle used as an
+// adjective: after a determiner and before a word that is not a stop word
+// ("bring a paused project back", "wake the sleeping backend"). It says
+// the state the thing is in, which the tool named for that action
+// (pause_project) would put it in, not the action asked for.
+func searchAttributive(all []searchToken, i int) bool {
+	w := all[i].surface
+	if i == 0 || i+1 >= len(all) || !searchDeterminers[all[i-1].surface] || isSearchStopWord(all[i+1].surface) {
+		return false
+	}
+	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
+}
+
+var searchDeterminers = wordSet(`a an the this that these those my your our their his her its some every each all`)

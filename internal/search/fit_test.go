@@ -74,7 +74,7 @@ func fitSearchParams(t *testing.T, entries []ToolEntry, queries []searchQuery) s
 			"lexSynonym": &p.lexSynonym, "lexGloss": &p.lexGloss,
 			"expand": &p.expand, "expandGloss": &p.expandGloss, "expandName": &p.expandName,
 			"expandDesc": &p.expandDesc, "expandParam": &p.expandParam,
-			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "number": &p.number,
+			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "attributive": &p.attributive, "number": &p.number,
 			"numeralSelf": &p.numeralSelf, "common": &p.common, "commonFrom": &p.commonFrom,
 			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place,
 		}
@@ -83,7 +83,7 @@ func fitSearchParams(t *testing.T, entries []ToolEntry, queries []searchQuery) s
 		return map[string]*int{"lexMax": &p.lexMax, "expandMax": &p.expandMax}
 	}
 	names := []string{"lexSynonym", "lexGloss", "expand", "expandGloss", "expandName", "expandDesc",
-		"expandParam", "lexTable", "phrasePart", "number", "numeralSelf", "common", "commonFrom",
+		"expandParam", "lexTable", "phrasePart", "attributive", "number", "numeralSelf", "common", "commonFrom",
 		"plural", "role", "list", "place", "lexMax", "expandMax"}
 	for round := 1; round <= 4; round++ {
 		improved := false

@@ -72,3 +72,31 @@ func TestSearchLexicon(t *testing.T) {
 	// Next to numbers, "plus" is an addition.
 	expectSearchTop(t, ix, entries, "what is 12 plus 30", "calc.add")
 }
+
+// A participle between a determiner and a noun is the thing's state, not
+// the action asked for: "paused" in "bring a paused project back", but not
+// "paused" in "which projects are paused" or "list paused projects".
+func TestSearchAttributive(t *testing.T) {
+	for q, want := range map[string]string{
+		"bring a paused project back":       "paused",
+		"wake the sleeping demo backend":    "sleeping",
+		"rerun my failed build":             "failed",
+		"which projects are paused":         "",
+		"list paused projects":              "",
+		"the project was paused":            "",
+		"show the red button":               "",
+		"show the updated":                  "",
+		"open the shared drive of the team": "shared",
+	} {
+		all := searchTokenize(q, true)
+		got := ""
+		for i := range all {
+			if searchAttributive(all, i) {
+				got = all[i].surface
+			}
+		}
+		if got != want {
+			t.Errorf("%q: attributive %q, want %q", q, got, want)
+		}
+	}
+}
