@@ -377,3 +377,44 @@ func TestTheClientsSampledFlagAndTheSampler(t *testing.T) {
 		})
 	}
 }
+
+// The tools/list a server's start sends carries the traceparent of that
+// start's span in its _meta when tracing is on, like the initialize before
+// it (the list is sent on the transport directly, so mcp-go's propagators
+// do not see it), and nothing when tracing is off.
+func TestAStartsToolsListCarriesItsSpansTraceparent(t *testing.T) {
+	clitest.NeedEngine(t)
+	rcv := newOTLPReceiver(t, "127.0.0.1:0")
+	listLog := filepath.Join(t.TempDir(), "lists.log")
+	f := clitest.NewFixture(t, fmt.Sprintf("[servers.lister]\ncommand = %q\nargs = [\"-name\", \"lister\", \"-list-log\", %q]\n",
+		clitest.TestServer(), listLog))
+	prog := []string{"run", "--config", f.Config, "--servers", "lister", "-c", "print(await mcp_lister.add(a=1, b=2))"}
+	on := f.Run(t, "", []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + rcv.URL}, prog...)
+	off := f.Run(t, "", nil, prog...)
+	if on.Code != 0 || off.Code != 0 || on.Stdout != "{'sum': 3}\n" || off.Stdout != on.Stdout {
+		t.Fatalf("the runs: exit %d and %d, stdout %q and %q", on.Code, off.Code, on.Stdout, off.Stdout)
+	}
+	_, spans, _, _ := rcv.got()
+	var starts []*tracepb.Span
+	for _, s := range spans {
+		if s.Name == "server.start" {
+			starts = append(starts, s)
+		}
+	}
+	if len(starts) != 1 {
+		t.Fatalf("%d server.start spans, want 1: %v", len(starts), names(spans))
+	}
+	recs, err := calllog.Read(listLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 || recs[0].Tool != "tools/list" {
+		t.Fatalf("the server got %+v, want one tools/list per run", recs)
+	}
+	if want := traceparent(starts[0]); recs[0].MetaTraceparent != want {
+		t.Errorf("with tracing on the tools/list's _meta.traceparent is %q, want the start's span %s", recs[0].MetaTraceparent, want)
+	}
+	if recs[1].MetaTraceparent != "" {
+		t.Errorf("with tracing off the tools/list's _meta.traceparent is %q, want none", recs[1].MetaTraceparent)
+	}
+}

@@ -15,6 +15,7 @@
 //	-log FILE      append one JSON line per tools/call received:
 //	               {"tool":...,"args":...,"start_unix_nano":...,"end_unix_nano":...}
 //	               and the W3C trace context it came with (package calllog)
+//	-list-log FILE the same for each tools/list received (tool "tools/list")
 //	-workers N     stdio only: how many tool calls run concurrently (default 32)
 //
 // Everything except JSON-RPC goes to stderr; stdout is the stdio transport.
@@ -203,8 +204,24 @@ var calls atomic.Int64 // calls of the "counter" tool in this process
 // not empty, is quoted as the server's token in every tool's description,
 // in the instructions and in the errors of fail and protocol_error, as a
 // careless server might.
-func newServer(name string, clog *calllog.Writer, leak string, waitTool bool, gate, instructions string) *server.MCPServer {
+func newServer(name string, clog, llog *calllog.Writer, leak string, waitTool bool, gate, instructions string) *server.MCPServer {
 	hooks := &server.Hooks{}
+	// tools/list requests go to a log of their own (-list-log), so that
+	// the call log holds calls only.
+	hooks.AddBeforeListTools(func(ctx context.Context, id any, req *mcp.ListToolsRequest) {
+		if llog == nil || req == nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		rec := calllog.Record{Tool: string(mcp.MethodToolsList), StartUnixNano: now, EndUnixNano: now,
+			Traceparent: strings.Join(req.Header.Values("traceparent"), " | ")}
+		if m := req.Params.Meta; m != nil {
+			if v, ok := m.AdditionalFields["traceparent"]; ok {
+				rec.MetaTraceparent = fmt.Sprint(v)
+			}
+		}
+		logCall(llog, rec)
+	})
 	// Calls to unknown tools never reach a handler (mcp-go answers them with
 	// a JSON-RPC "tool not found" error); still log that they arrived.
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, message any, err error) {
@@ -480,6 +497,7 @@ func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp)")
 	sseAddr := flag.String("sse", "", "serve legacy SSE on `ADDR` (/sse and /message)")
 	logPath := flag.String("log", "", "append one JSON line per tools/call to `FILE`")
+	listLogPath := flag.String("list-log", "", "append one JSON line per tools/list to `FILE` (tool \"tools/list\", with its trace context)")
 	workers := flag.Int("workers", 32, "stdio: number of tool calls served concurrently (max 100)")
 	failStart := flag.String("fail-start", "", "a hostile server: write `TEXT` (say, its own token) on stderr and exit 1 at once")
 	waitTool := flag.Bool("wait-tool", false, "add the tool wait, which takes a parameter named timeout of its own")
@@ -508,6 +526,13 @@ func main() {
 			log.Fatalf("testserver: %v", err)
 		}
 	}
+	var llog *calllog.Writer
+	if *listLogPath != "" {
+		var err error
+		if llog, err = calllog.Open(*listLogPath); err != nil {
+			log.Fatalf("testserver: %v", err)
+		}
+	}
 	leak := ""
 	if *leakVar != "" {
 		leak = os.Getenv(*leakVar)
@@ -517,7 +542,7 @@ func main() {
 	if leak != "" {
 		instr += " Token: " + leak
 	}
-	s := newServer(*name, clog, leak, *waitTool, *gate, instr)
+	s := newServer(*name, clog, llog, leak, *waitTool, *gate, instr)
 
 	switch {
 	case *httpAddr != "":

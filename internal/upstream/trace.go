@@ -36,6 +36,22 @@ func (u *Server) traceOptions(kind string) []client.ClientOption {
 	return opts
 }
 
+// listMeta is the _meta of the handshake's tools/list: the traceparent of
+// the span ctx holds, when the trace context is passed on (nil otherwise).
+// That request is sent on the transport directly, to keep each tool's JSON
+// as the server wrote it, so neither of mcp-go's propagators sees it: the
+// traceparent goes in _meta only, not in an HTTP header.
+func (u *Server) listMeta(ctx context.Context) map[string]any {
+	if !u.traces {
+		return nil
+	}
+	tp := telemetry.TraceParent(ctx)
+	if tp == "" {
+		return nil
+	}
+	return map[string]any{telemetry.TraceParentKey: tp}
+}
+
 // traceHeader puts the traceparent of a request's span in its HTTP headers
 // (mcp-go's tracing.Propagator).
 type traceHeader struct{}

@@ -254,7 +254,7 @@ func (u *Server) setToolsLocked(tools []Tool) {
 func (u *Server) refresh(sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), u.limits.ConnectTimeout)
 	defer cancel()
-	tools, err := listTools(ctx, sess.c)
+	tools, err := listTools(ctx, sess.c, nil)
 	if err != nil {
 		u.log.Debug("refresh after tools/list_changed", "err", u.redact.String(err.Error()))
 		return
@@ -788,7 +788,7 @@ func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, strin
 	if err != nil {
 		return nil, "", fmt.Errorf("initialize: %w", err)
 	}
-	tools, err := listTools(ctx, c)
+	tools, err := listTools(ctx, c, u.listMeta(ctx))
 	// Secrets are taken out before the bound, which could cut one short.
 	return tools, boundInstructions(u.redact.String(res.Instructions)), err
 }
@@ -823,12 +823,21 @@ var rawID atomic.Int64
 // JSON as the server sent it: mcp-go's typed decoding keeps only some schema
 // keywords.
 func ListTools(ctx context.Context, c *client.Client) ([]json.RawMessage, error) {
+	return listToolsRaw(ctx, c, nil)
+}
+
+// listToolsRaw is ListTools with meta, when not nil, sent as each request's
+// _meta.
+func listToolsRaw(ctx context.Context, c *client.Client, meta map[string]any) ([]json.RawMessage, error) {
 	var all []json.RawMessage
 	cursor := ""
 	for range 100 {
 		params := map[string]any{}
 		if cursor != "" {
 			params["cursor"] = cursor
+		}
+		if meta != nil {
+			params["_meta"] = meta
 		}
 		resp, err := c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
 			JSONRPC: mcp.JSONRPC_VERSION,
@@ -858,9 +867,10 @@ func ListTools(ctx context.Context, c *client.Client) ([]json.RawMessage, error)
 	return nil, errors.New("tools/list: more than 100 pages")
 }
 
-// listTools is ListTools decoded into Tools.
-func listTools(ctx context.Context, c *client.Client) ([]Tool, error) {
-	raws, err := ListTools(ctx, c)
+// listTools is ListTools decoded into Tools, with meta as each request's
+// _meta (nil: none).
+func listTools(ctx context.Context, c *client.Client, meta map[string]any) ([]Tool, error) {
+	raws, err := listToolsRaw(ctx, c, meta)
 	if err != nil {
 		return nil, err
 	}
