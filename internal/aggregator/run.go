@@ -551,7 +551,6 @@ func (s *runState) exitHint() string {
 	}
 }
 
-// call checks one tool call and forwards it.
 // safely answers m with answer, and a panic in answer (a bug of the host,
 // reached through what a program or a server sent) with a failure of that
 // call: it is logged with its stack, the program gets an error it can
@@ -570,6 +569,7 @@ func (s *runState) safely(ctx context.Context, m runner.Message, answer func(con
 	return answer(ctx, m)
 }
 
+// call checks one tool call and forwards it.
 func (s *runState) call(ctx context.Context, m runner.Message) runner.Reply {
 	limits := s.a.cfg.Limits
 	began := time.Now()
