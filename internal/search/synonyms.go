@@ -4311,7 +4311,6 @@ cheatsheet: documentation reference
 manpage: documentation manual
 rtfm: documentation docs manual
 # common words (list C): 1,500 less common English words (by how often
-# common words (list D): 1,500 less common English words (by how often
 # they occur in WordNet's sense-tagged corpus) that the table did not have,
 # each given a line only when, in a request to a software assistant, it
 # mostly stands for something a tool says in other words. Written from
@@ -4506,7 +4505,9 @@ bulb: light lamp
 chemistry: chemical compound molecule
 christmas: holiday
 conformity: compliance
-# catalogs or results.
+# common words (list D): 1,500 still less common English words, read the
+# same way as list C; written from general knowledge, without sight of the
+# search benchmark's queries, catalogs or results.
 connotation: meaning definition
 criterion: filter condition
 criteria: filter condition
