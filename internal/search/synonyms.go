@@ -7606,8 +7606,6 @@ var searchPhrases = []struct{ from, to string }{
 	{"new years eve", "holiday year eve"},
 	{"good friday", "holiday easter friday"},
 	{"each month", "monthly"},
-	{"each week", "weekly"},
-	{"each year", "yearly annual"},
 	{"per annum", "annual yearly"},
 	{"twenty-four hours", "24 hours day"},
 	{"last twenty-four hours", "recent since"},
