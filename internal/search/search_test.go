@@ -468,7 +468,7 @@ func TestSearchPhrases(t *testing.T) {
 		"running out of credits": "quota limit usage credits",
 	})
 	seen := map[string]bool{}
-	for _, p := range searchPhrases {
+	for _, p := range searchPhrases() {
 		if k := strings.ToLower(p.from); seen[k] {
 			t.Errorf("the phrase %q is listed twice", p.from)
 		} else {
@@ -665,7 +665,7 @@ func TestSearchNeverPanicsOnPhrases(t *testing.T) {
 			phrases = append(phrases, strings.ReplaceAll(w, "_", " "))
 		}
 	}
-	for _, p := range searchPhrases {
+	for _, p := range searchPhrases() {
 		phrases = append(phrases, p.from)
 	}
 	step := 1
@@ -690,5 +690,27 @@ func TestSearchNeverPanicsOnPhrases(t *testing.T) {
 	}
 	if n < 5000/step {
 		t.Errorf("only %d queries tried", n)
+	}
+}
+
+// Every line of idioms.txt is a comment, blank, or "phrase -> replacement"
+// with both sides holding a word: a line that is none of these would be
+// skipped without a word.
+func TestSearchIdiomsFile(t *testing.T) {
+	n := 0
+	for i, line := range strings.Split(searchIdioms, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		from, to, ok := strings.Cut(line, " -> ")
+		if !ok || strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" || strings.Contains(to, " -> ") {
+			t.Errorf("idioms.txt:%d: %q is not \"phrase -> replacement\"", i+1, line)
+			continue
+		}
+		n++
+	}
+	if n != len(searchPhrases()) || n < 2000 {
+		t.Errorf("%d idiom lines, %d idioms read", n, len(searchPhrases()))
 	}
 }
