@@ -66,8 +66,9 @@ type Hit struct {
 //     from what it has ranks up; a query of the server's name and plural
 //     nouns ("stripe invoices") favours the tools that list.
 //
-// Every query word is expanded with related words (synonyms.go: a
-// hand-written table of domain verbs and nouns; the lexicon: synonyms,
+// Every query word is expanded with related words (related.txt: a
+// hand-written table of domain verbs and nouns and the everyday words for
+// them; the lexicon: synonyms,
 // hypernyms and links of its senses, weighed by how frequent each sense is,
 // the words of their definitions, and the hand-written table's words for
 // those) and, when the index does not know it, with the known words within a
