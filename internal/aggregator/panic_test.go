@@ -1,34 +1,14 @@
 package aggregator
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // A bug of the host reached through what a program sent (a search query
 // once made the index panic) must fail that call, not the process: the
@@ -37,8 +17,8 @@ func (w *syncBuffer) String() string {
 // can be caused through a program on purpose (each found one is fixed), so
 // the answer itself panics here.
 func TestAPanicAnsweringAProgramFailsThatCallOnly(t *testing.T) {
-	a := newAgg(t, func(c *config.Config) {})
-	var logs syncBuffer
+	a := newAgg(t, nil)
+	var logs testenv.Buffer
 	a.log = slog.New(slog.NewTextHandler(&logs, nil))
 	s := &runState{a: a}
 	for _, m := range []runner.Message{
