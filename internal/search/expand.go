@@ -441,7 +441,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		// (notion is not an opinion, so not a comment). A product the index
 		// has no server of ("chrome" with only playwright) keeps them.
 		if !ix.serverStems[t.stem] {
-			for _, e := range searchSynonymStems(t.surface, t.stem) {
+			for _, e := range ix.vocab.synonymStems(t.surface, t.stem) {
 				e.direct = true
 				g = append(g, e)
 			}
@@ -583,7 +583,7 @@ func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
 		if p.lexTable <= 0 || math {
 			continue
 		}
-		for _, e := range searchSynonymStems(r.word, st) {
+		for _, e := range ix.vocab.synonymStems(r.word, st) {
 			out = append(out, termExpansion{stem: e.stem, weight: w * e.weight * p.lexTable, loose: true})
 		}
 	}

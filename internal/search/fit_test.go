@@ -50,13 +50,18 @@ type fitResult struct{ obj, baseR5, mrr, r5 float64 }
 // fitObjective scores params p on queries: MRR plus half of recall@5, and
 // the recall@5 of the first five kinds.
 func fitObjective(entries []ToolEntry, queries []searchQuery, p searchParams) fitResult {
+	return fitObjectiveWith(entries, queries, p, theSearchVocab())
+}
+
+// fitObjectiveWith is fitObjective over an index with vocabulary v.
+func fitObjectiveWith(entries []ToolEntry, queries []searchQuery, p searchParams, v *searchVocab) fitResult {
 	var base []searchQuery
 	for _, q := range queries {
 		if slices.Contains(searchBaseKinds, q.Kind) {
 			base = append(base, q)
 		}
 	}
-	ix := newIndex(entries, p)
+	ix := newIndex(entries, p, v)
 	all := runSearchQueries(ix, entries, queries, searchKinds).all
 	b := runSearchQueries(ix, entries, base, searchKinds).all
 	return fitResult{all.mrr() + all.recall5()/2, b.recall5(), all.mrr(), all.recall5()}

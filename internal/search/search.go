@@ -82,6 +82,7 @@ type Hit struct {
 // fitted on the tuning set of the search benchmark.
 type Index struct {
 	params      searchParams
+	vocab       *searchVocab // the related-word table and idioms
 	docs        []searchDoc
 	servers     []searchServer
 	terms       map[string]*searchTerm // stem -> its postings and idf
@@ -182,12 +183,13 @@ type termExpansion struct {
 // NewIndex builds the search index over entries. Hits refer to entries by
 // position.
 func NewIndex(entries []ToolEntry) *Index {
-	return newIndex(entries, defaultSearchParams)
+	return newIndex(entries, defaultSearchParams, theSearchVocab())
 }
 
-func newIndex(entries []ToolEntry, params searchParams) *Index {
+func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Index {
 	ix := &Index{
 		params:      params,
+		vocab:       vocab,
 		docs:        make([]searchDoc, len(entries)),
 		terms:       map[string]*searchTerm{},
 		xterms:      map[string]*searchTerm{},
@@ -568,7 +570,7 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 // earliest on a tie), so that "make a new folder" does not count a tool's
 // "create" twice. No group is empty.
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
-	groups, intent := ix.queryGroups(searchPrepare(query))
+	groups, intent := ix.queryGroups(ix.vocab.prepare(query))
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {

@@ -152,7 +152,7 @@ func TestSearchStemming(t *testing.T) {
 
 func TestSynonymTable(t *testing.T) {
 	has := func(word, related string) bool {
-		for _, e := range searchSynonymStems(word, searchStem(word)) {
+		for _, e := range theSearchVocab().synonymStems(word, searchStem(word)) {
 			if e.stem == searchStem(related) {
 				return true
 			}
@@ -177,7 +177,7 @@ func TestSynonymTable(t *testing.T) {
 	if has("customer", "usage") {
 		t.Error(`"customer" is related to "usage" (through the stem of "custom")`)
 	}
-	for _, e := range searchSynonymStems("create", searchStem("create")) {
+	for _, e := range theSearchVocab().synonymStems("create", searchStem("create")) {
 		if e.stem == searchStem("create") {
 			t.Error("a word is listed as its own synonym")
 		}
@@ -444,7 +444,7 @@ func TestSearchConcurrent(t *testing.T) {
 // A query is readied for splitting into words: idioms rewritten, and the
 // answer a question asks for added.
 func TestSearchPhrases(t *testing.T) {
-	checkRewrites(t, "searchPrepare", searchPrepare, map[string]string{
+	checkRewrites(t, "prepare", theSearchVocab().prepare, map[string]string{
 		"how many documents":  "count documents",
 		"How Many documents":  "count documents",
 		"showmany things":     "showmany things",
@@ -468,7 +468,7 @@ func TestSearchPhrases(t *testing.T) {
 		"running out of credits": "quota limit usage credits",
 	})
 	seen := map[string]bool{}
-	for _, p := range searchPhrases() {
+	for _, p := range theSearchVocab().idioms {
 		if k := strings.ToLower(p.from); seen[k] {
 			t.Errorf("the phrase %q is listed twice", p.from)
 		} else {
@@ -665,7 +665,7 @@ func TestSearchNeverPanicsOnPhrases(t *testing.T) {
 			phrases = append(phrases, strings.ReplaceAll(w, "_", " "))
 		}
 	}
-	for _, p := range searchPhrases() {
+	for _, p := range theSearchVocab().idioms {
 		phrases = append(phrases, p.from)
 	}
 	step := 1
@@ -710,7 +710,7 @@ func TestSearchIdiomsFile(t *testing.T) {
 		}
 		n++
 	}
-	if n != len(searchPhrases()) || n < 2000 {
-		t.Errorf("%d idiom lines, %d idioms read", n, len(searchPhrases()))
+	if n != len(theSearchVocab().idioms) || n < 2000 {
+		t.Errorf("%d idiom lines, %d idioms read", n, len(theSearchVocab().idioms))
 	}
 }

@@ -29,21 +29,52 @@ var searchDomainTable string
 
 const searchSynonymWeight = 0.7 // a word from searchDomainTable
 
-var (
-	searchSynonymsOnce  sync.Once
-	searchSynonymsTable map[string][]termExpansion // table word -> related stems with weights
-)
+// searchVocab is the hand-kept vocabulary of tool search, parsed: the
+// related-word table (searchDomainTable) and the idioms (searchIdioms).
+// An Index reads it and never changes it.
+type searchVocab struct {
+	related map[string][]termExpansion // table word -> related stems with weights, best first
+	idioms  []searchIdiom              // in file order
+	byFirst map[string][]searchIdiom   // by first word (lower case), the longest first
+}
 
-// searchSynonymStems returns the stems related to the query word w (lower case),
+// searchIdiom is one line of idioms.txt: a phrase and what it is rewritten to.
+type searchIdiom struct{ from, to string }
+
+// theSearchVocab is the vocabulary built from the embedded files, once.
+var theSearchVocab = sync.OnceValue(func() *searchVocab {
+	return newSearchVocab(searchDomainTable, searchIdioms)
+})
+
+// newSearchVocab parses a related-word table and idioms in the form of
+// related.txt and idioms.txt. Malformed lines are skipped (the tests of the
+// embedded files report them).
+func newSearchVocab(table, idioms string) *searchVocab {
+	v := &searchVocab{related: buildSearchSynonyms(table), idioms: parseSearchIdioms(idioms)}
+	v.byFirst = map[string][]searchIdiom{}
+	for _, p := range v.idioms {
+		end := 0
+		for end < len(p.from) && searchIsWordByte(p.from[end]) {
+			end++
+		}
+		first := strings.ToLower(p.from[:end])
+		v.byFirst[first] = append(v.byFirst[first], p)
+	}
+	for _, ps := range v.byFirst {
+		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
+	}
+	return v
+}
+
+// synonymStems returns the stems related to the query word w (lower case),
 // best weight first, without stem itself (w's own stem). The tables are
 // keyed by word, not by stem, because stems conflate: "customer" and
 // "custom" share the stem "custom", but only "custom" means "usage". w is
 // looked up as written and as its likely base forms ("deleting" -> "delete").
-func searchSynonymStems(w, stem string) []termExpansion {
-	searchSynonymsOnce.Do(buildSearchSynonyms)
+func (v *searchVocab) synonymStems(w, stem string) []termExpansion {
 	var out []termExpansion
 	for _, b := range searchBaseForms(w) {
-		for _, e := range searchSynonymsTable[b] {
+		for _, e := range v.related[b] {
 			if e.stem != stem {
 				out = append(out, e)
 			}
@@ -90,7 +121,9 @@ func searchBaseForms(w string) []string {
 	return out
 }
 
-func buildSearchSynonyms() {
+// buildSearchSynonyms parses a related-word table: each word on a line's
+// left (or in an "=" group) -> its related stems, best weight first.
+func buildSearchSynonyms(table string) map[string][]termExpansion {
 	best := map[string]map[string]termExpansion{}
 	add := func(from, to string, w float64, blend, loose bool) {
 		a, b := strings.ToLower(strings.TrimSpace(from)), searchTableStem(to)
@@ -108,7 +141,7 @@ func buildSearchSynonyms() {
 		}
 		m[b] = termExpansion{stem: b, weight: max(w, old.weight), blend: blend || old.blend, loose: loose && old.loose}
 	}
-	for line := range strings.SplitSeq(searchDomainTable, "\n") {
+	for line := range strings.SplitSeq(table, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -130,7 +163,7 @@ func buildSearchSynonyms() {
 			add(w, r, searchSynonymWeight, false, false)
 		}
 	}
-	searchSynonymsTable = make(map[string][]termExpansion, len(best))
+	out := make(map[string][]termExpansion, len(best))
 	for a, m := range best {
 		exps := make([]termExpansion, 0, len(m))
 		for _, e := range m {
@@ -142,8 +175,9 @@ func buildSearchSynonyms() {
 			}
 			return exps[i].stem < exps[j].stem
 		})
-		searchSynonymsTable[a] = exps
+		out[a] = exps
 	}
+	return out
 }
 
 // searchTableStem stems one table word with the tokenizer used for tool text; a
@@ -164,10 +198,11 @@ func searchTableStem(word string) string {
 //go:embed idioms.txt
 var searchIdioms string
 
-// searchPhrases returns the idioms of searchIdioms, in order.
-var searchPhrases = sync.OnceValue(func() []struct{ from, to string } {
-	var out []struct{ from, to string }
-	for line := range strings.SplitSeq(searchIdioms, "\n") {
+// parseSearchIdioms returns the idioms of a file in the form of idioms.txt,
+// in order.
+func parseSearchIdioms(text string) []searchIdiom {
+	var out []searchIdiom
+	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -176,26 +211,26 @@ var searchPhrases = sync.OnceValue(func() []struct{ from, to string } {
 		if !ok {
 			continue // TestSearchIdiomsFile reports it
 		}
-		out = append(out, struct{ from, to string }{strings.TrimSpace(from), strings.TrimSpace(to)})
+		out = append(out, searchIdiom{strings.TrimSpace(from), strings.TrimSpace(to)})
 	}
 	return out
-})
+}
 
-// searchPrepare readies a query for splitting into words: it adds the words
+// prepare readies a query for splitting into words: it adds the words
 // of the answer a question asks for (searchAnswerType) and of the kinds of
 // value it holds (searchLiteralKinds), then drops its opaque values
 // (searchDropOpaque; after their kinds are noted) and rewrites its idioms
-// (searchRewritePhrases).
-func searchPrepare(q string) string {
-	return searchRewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
+// (rewritePhrases).
+func (v *searchVocab) prepare(q string) string {
+	return v.rewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
 }
 
-// searchRewritePhrases applies searchPhrases to q in one pass from the
+// rewritePhrases applies v's idioms to q in one pass from the
 // left: at each word, the longest phrase that starts there
 // (case-insensitive, whole words) is replaced by its words, which no other
 // phrase rewrites again. The rest of q is kept as it is, case included.
-func searchRewritePhrases(q string) string {
-	byFirst := searchPhrasesByFirstWord()
+func (v *searchVocab) rewritePhrases(q string) string {
+	byFirst := v.byFirst
 	var b strings.Builder
 	for i := 0; i < len(q); {
 		if !searchIsWordByte(q[i]) {
@@ -224,24 +259,6 @@ func searchRewritePhrases(q string) string {
 	}
 	return b.String()
 }
-
-// searchPhrasesByFirstWord indexes searchPhrases by their first word (lower
-// case), each word's phrases the longest first.
-var searchPhrasesByFirstWord = sync.OnceValue(func() map[string][]struct{ from, to string } {
-	m := map[string][]struct{ from, to string }{}
-	for _, p := range searchPhrases() {
-		end := 0
-		for end < len(p.from) && searchIsWordByte(p.from[end]) {
-			end++
-		}
-		first := strings.ToLower(p.from[:end])
-		m[first] = append(m[first], p)
-	}
-	for _, ps := range m {
-		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
-	}
-	return m
-})
 
 func searchIsWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
