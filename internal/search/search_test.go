@@ -477,6 +477,41 @@ func TestSearchPhrases(t *testing.T) {
 	}
 }
 
+// An idiom with a slot matches its head, one to four words and its tail:
+// the head is rewritten, the slot's words kept (and rewritten in turn), the
+// tail dropped.
+func TestSearchSlottedIdioms(t *testing.T) {
+	v := newSearchVocab("", `
+bring * back -> restore
+make * public -> publish visibility
+how many -> count
+turn off -> disable
+turn * off -> disable
+`)
+	checkRewrites(t, "prepare", v.prepare, map[string]string{
+		"bring a paused project back":           "restore a paused project",
+		"Bring it back":                         "restore it",
+		"bring back the old one":                "bring back the old one",
+		"bring our three old projects back now": "restore our three old projects now",
+		"bring one two three four five back":    "bring one two three four five back",
+		"make Acme's new-site repo public":      "publish visibility Acme's new-site repo",
+		"make it public, please":                "publish visibility it, please",
+		"make it, public":                       "make it, public",
+		"make how many public":                  "publish visibility count",
+		"turn off the lights":                   "disable the lights",
+		"turn the porch lights off":             "disable the porch lights",
+		"turn the lights offline":               "turn the lights offline",
+		"bring back":                            "bring back",
+		"bring  it back":                        "bring  it back",
+		"bring it back bring that back":         "restore it restore that",
+		"bring make it public back":             "restore make it public",
+	})
+	// A slot's phrase does not start inside another's slot.
+	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {
+		t.Errorf("prepare(%q) = %q", "bring turn it off back", got)
+	}
+}
+
 // checkRewrites checks that f, named name, rewrites each key of cases to its
 // value.
 func checkRewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {
@@ -666,7 +701,7 @@ func TestSearchNeverPanicsOnPhrases(t *testing.T) {
 		}
 	}
 	for _, p := range theSearchVocab().idioms {
-		phrases = append(phrases, p.from)
+		phrases = append(phrases, strings.Replace(p.from, "*", "the thing", 1))
 	}
 	step := 1
 	if testing.Short() {
@@ -706,6 +741,10 @@ func TestSearchIdiomsFile(t *testing.T) {
 		from, to, ok := strings.Cut(line, " -> ")
 		if !ok || strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" || strings.Contains(to, " -> ") {
 			t.Errorf("idioms.txt:%d: %q is not \"phrase -> replacement\"", i+1, line)
+			continue
+		}
+		if n := strings.Count(from, "*"); n > 1 || n == 1 && !strings.Contains(strings.TrimSpace(from)[1:], " * ") {
+			t.Errorf("idioms.txt:%d: %q: a phrase holds at most one slot, \" * \", between two words", i+1, line)
 			continue
 		}
 		n++

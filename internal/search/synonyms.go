@@ -35,11 +35,17 @@ const searchSynonymWeight = 0.7 // a word from searchDomainTable
 type searchVocab struct {
 	related map[string][]termExpansion // table word -> related stems with weights, best first
 	idioms  []searchIdiom              // in file order
-	byFirst map[string][]searchIdiom   // by first word (lower case), the longest first
+	byFirst map[string][]searchIdiom   // whole phrases by first word (lower case), the longest first
+	slotted map[string][]searchIdiom   // phrases with a slot by first word (lower case), in file order
 }
 
-// searchIdiom is one line of idioms.txt: a phrase and what it is rewritten to.
-type searchIdiom struct{ from, to string }
+// searchIdiom is one line of idioms.txt: a phrase and what it is rewritten
+// to. A phrase may hold one slot, "*", between two words ("bring * back"):
+// then head and tail are the words before and after it.
+type searchIdiom struct{ from, to, head, tail string }
+
+// searchSlotWords is how many words a slot of an idiom may hold.
+const searchSlotWords = 4
 
 // theSearchVocab is the vocabulary built from the embedded files, once.
 var theSearchVocab = sync.OnceValue(func() *searchVocab {
@@ -51,14 +57,18 @@ var theSearchVocab = sync.OnceValue(func() *searchVocab {
 // embedded files report them).
 func newSearchVocab(table, idioms string) *searchVocab {
 	v := &searchVocab{related: buildSearchSynonyms(table), idioms: parseSearchIdioms(idioms)}
-	v.byFirst = map[string][]searchIdiom{}
+	v.byFirst, v.slotted = map[string][]searchIdiom{}, map[string][]searchIdiom{}
 	for _, p := range v.idioms {
 		end := 0
 		for end < len(p.from) && searchIsWordByte(p.from[end]) {
 			end++
 		}
 		first := strings.ToLower(p.from[:end])
-		v.byFirst[first] = append(v.byFirst[first], p)
+		if p.head != "" {
+			v.slotted[first] = append(v.slotted[first], p)
+		} else {
+			v.byFirst[first] = append(v.byFirst[first], p)
+		}
 	}
 	for _, ps := range v.byFirst {
 		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
@@ -211,7 +221,16 @@ func parseSearchIdioms(text string) []searchIdiom {
 		if !ok {
 			continue // TestSearchIdiomsFile reports it
 		}
-		out = append(out, searchIdiom{strings.TrimSpace(from), strings.TrimSpace(to)})
+		p := searchIdiom{from: strings.TrimSpace(from), to: strings.TrimSpace(to)}
+		if head, tail, ok := strings.Cut(p.from, " * "); ok {
+			if head == "" || tail == "" || strings.Contains(tail, "*") || strings.Contains(head, "*") {
+				continue // TestSearchIdiomsFile reports it
+			}
+			p.head, p.tail = head, tail
+		} else if strings.Contains(p.from, "*") {
+			continue // TestSearchIdiomsFile reports it
+		}
+		out = append(out, p)
 	}
 	return out
 }
@@ -228,11 +247,19 @@ func (v *searchVocab) prepare(q string) string {
 // rewritePhrases applies v's idioms to q in one pass from the
 // left: at each word, the longest phrase that starts there
 // (case-insensitive, whole words) is replaced by its words, which no other
-// phrase rewrites again. The rest of q is kept as it is, case included.
+// phrase rewrites again. Failing that, a phrase with a slot ("bring *
+// back") whose slot holds 1 to searchSlotWords words: its head is replaced
+// by its words, the slot's words are kept (and may be rewritten), and its
+// tail is dropped ("bring a paused project back" -> "restore a paused
+// project"). The rest of q is kept as it is, case included.
 func (v *searchVocab) rewritePhrases(q string) string {
-	byFirst := v.byFirst
 	var b strings.Builder
+	tail, tailEnd := -1, -1 // the pending tail of a phrase with a slot
 	for i := 0; i < len(q); {
+		if i == tail {
+			i, tail = tailEnd, -1
+			continue
+		}
 		if !searchIsWordByte(q[i]) {
 			b.WriteByte(q[i])
 			i++
@@ -242,13 +269,23 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		for end < len(q) && searchIsWordByte(q[end]) {
 			end++
 		}
+		first := strings.ToLower(q[i:end])
 		n := 0
-		for _, p := range byFirst[strings.ToLower(q[i:end])] {
+		for _, p := range v.byFirst[first] {
 			j := i + len(p.from)
-			if j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
+			if j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) && (tail < 0 || j <= tail) {
 				b.WriteString(p.to)
 				n = len(p.from)
 				break
+			}
+		}
+		if n == 0 && tail < 0 {
+			for _, p := range v.slotted[first] {
+				if ts, te, ok := searchMatchSlot(q, i, p); ok {
+					b.WriteString(p.to)
+					n, tail, tailEnd = len(p.head), ts, te
+					break
+				}
 			}
 		}
 		if n == 0 {
@@ -258,6 +295,37 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// searchMatchSlot reports whether the phrase with a slot p matches q at i:
+// its head, then 1 to searchSlotWords words (with their apostrophes and
+// hyphens) each after one space, then its tail as whole words. It returns
+// where the tail, with the space before it, starts and ends.
+func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok bool) {
+	j := i + len(p.head)
+	if j >= len(q) || !strings.EqualFold(q[i:j], p.head) || q[j] != ' ' {
+		return 0, 0, false
+	}
+	for words := 0; j < len(q) && q[j] == ' '; {
+		j++
+		if words > 0 {
+			if e := j + len(p.tail); e <= len(q) && strings.EqualFold(q[j:e], p.tail) && (e == len(q) || !searchIsWordByte(q[e])) {
+				return j - 1, e, true // with the space before it
+			}
+		}
+		if words == searchSlotWords {
+			break
+		}
+		k := j
+		for k < len(q) && (searchIsWordByte(q[k]) || q[k] == '\'' || q[k] == '-') {
+			k++
+		}
+		if k == j {
+			break
+		}
+		j, words = k, words+1
+	}
+	return 0, 0, false
 }
 
 func searchIsWordByte(b byte) bool {
