@@ -466,7 +466,14 @@ func TestSearchPhrases(t *testing.T) {
 		// The longest phrase at a word wins, wherever it is in the list.
 		"running out of room":    "disk usage size",
 		"running out of credits": "quota limit usage credits",
+		// Typographic apostrophes are read as plain ones.
+		"sign in; log in; how many": "login; login; count",
 	})
+	for _, q := range []string{"I can\u2019t log in", "I can\u2018t log in", "I can\u02bct log in"} {
+		if got, want := theSearchVocab().prepare(q), theSearchVocab().prepare("I can't log in"); got != want {
+			t.Errorf("prepare(%q) = %q, want %q as with a plain apostrophe", q, got, want)
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range theSearchVocab().idioms {
 		if k := strings.ToLower(p.from); seen[k] {

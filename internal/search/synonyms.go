@@ -235,14 +235,20 @@ func parseSearchIdioms(text string) []searchIdiom {
 	return out
 }
 
-// prepare readies a query for splitting into words: it adds the words
+// prepare readies a query for splitting into words: it writes its
+// apostrophes plainly (searchApostrophes), adds the words
 // of the answer a question asks for (searchAnswerType) and of the kinds of
 // value it holds (searchLiteralKinds), then drops its opaque values
 // (searchDropOpaque; after their kinds are noted) and rewrites its idioms
 // (rewritePhrases).
 func (v *searchVocab) prepare(q string) string {
+	q = searchApostrophes.Replace(q)
 	return v.rewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
 }
+
+// searchApostrophes writes typographic apostrophes as the idioms do, so that
+// "can’t log in" is "can't log in". The tokenizer reads both alike.
+var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
 
 // rewritePhrases applies v's idioms to q in one pass from the
 // left: at each word, the longest phrase that starts there
