@@ -669,7 +669,8 @@ func TestSearchServerDescription(t *testing.T) {
 // and each word on the right gives a stem (a stop word or a split word
 // would be dropped without a word).
 func TestSynonymTableWordsSaySomething(t *testing.T) {
-	for line := range strings.SplitSeq(searchDomainTable, "\n") {
+	lineOf := map[string]int{} // a left word -> its line
+	for i, line := range strings.Split(searchDomainTable, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -684,6 +685,13 @@ func TestSynonymTableWordsSaySomething(t *testing.T) {
 			if toks := searchTokenize(left, true); len(toks) != 1 {
 				t.Errorf("line %q: %q is %d words to a query", line, left, len(toks))
 			}
+			// One line a word, so that what a word finds is read in one
+			// place.
+			w := strings.ToLower(strings.TrimSpace(left))
+			if j, ok := lineOf[w]; ok {
+				t.Errorf("related.txt:%d: %q has a line already, at %d", i+1, w, j)
+			}
+			lineOf[w] = i + 1
 			right = r
 		}
 		for _, w := range strings.Fields(right) {
