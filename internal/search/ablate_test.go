@@ -70,7 +70,9 @@ func TestAblateSearchVocab(t *testing.T) {
 		if !ok {
 			return false
 		}
-		re := regexp.MustCompile(`(^|[^a-z0-9_])` + regexp.QuoteMeta(strings.ToLower(strings.TrimSpace(from))) + `($|[^a-z0-9_])`)
+		// A slot is one to searchSlotWords words.
+		phrase := strings.ReplaceAll(regexp.QuoteMeta(strings.ToLower(strings.TrimSpace(from))), ` \* `, fmt.Sprintf(`( [a-z0-9_'-]+){1,%d} `, searchSlotWords))
+		re := regexp.MustCompile(`(^|[^a-z0-9_])` + phrase + `($|[^a-z0-9_])`)
 		for _, s := range texts {
 			if re.MatchString(s) {
 				return true
