@@ -135,9 +135,18 @@ func searchBaseForms(w string) []string {
 // left (or in an "=" group) -> its related stems, best weight first.
 func buildSearchSynonyms(table string) map[string][]termExpansion {
 	best := map[string]map[string]termExpansion{}
+	stems := map[string]string{} // word -> searchTableStem(word): a word recurs
+	stem := func(w string) string {
+		st, ok := stems[w]
+		if !ok {
+			st = searchTableStem(w)
+			stems[w] = st
+		}
+		return st
+	}
 	add := func(from, to string, w float64, blend, loose bool) {
-		a, b := strings.ToLower(strings.TrimSpace(from)), searchTableStem(to)
-		if a == "" || b == "" || searchTableStem(a) == b {
+		a, b := strings.ToLower(strings.TrimSpace(from)), stem(to)
+		if a == "" || b == "" || stem(a) == b {
 			return
 		}
 		m := best[a]
