@@ -16,10 +16,13 @@
 // from the dictionary alone, so a server nobody has seen is covered too:
 // synonyms, hypernyms, definitions, multi-word expressions such as "call
 // off") and a hand-kept table of related words and idioms (related.txt,
-// idioms.txt): domain terms, and the everyday, modern and abbreviated words
-// people use for them. Each tool also holds the words related to its own,
-// so plain words meet jargon. Of sibling tools (add and remove, mute and
-// unmute) the query's direction picks one. Server names weigh by how distinctive they are. Nothing is
-// downloaded and no model runs: over the 1,137 tools of the search
-// benchmark's two sets a query takes well under 5 ms (BenchmarkSearch1000).
+// idioms.txt): domain terms, the everyday, modern and abbreviated words
+// people use for them, the situations and purposes that imply an operation,
+// and verbs split around their object ("bring * back", an idiom with a
+// slot). Each tool also holds the words related to its own, so plain words
+// meet jargon. Of sibling tools (add and remove, mute and unmute) the
+// query's direction picks one. Server names weigh by how distinctive they
+// are. Nothing is downloaded and no model runs: over the 1,137 tools of the
+// search benchmark's two sets a query takes well under 5 ms
+// (BenchmarkSearch1000).
 package search
