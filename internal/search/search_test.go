@@ -486,7 +486,8 @@ func TestSearchPhrases(t *testing.T) {
 
 // An idiom with a slot matches its head, one to four words and its tail:
 // the head is rewritten, the slot's words kept (and rewritten in turn), the
-// tail dropped.
+// tail dropped. Of several that match at a word, the one whose tail comes
+// soonest wins, then the longest tail.
 func TestSearchSlottedIdioms(t *testing.T) {
 	v := newSearchVocab("", `
 bring * back -> restore
@@ -494,6 +495,9 @@ make * public -> publish visibility
 how many -> count
 turn off -> disable
 turn * off -> disable
+turn * off and on again -> restart
+get * to -> send
+get * back online -> restore
 `)
 	checkRewrites(t, "prepare", v.prepare, map[string]string{
 		"bring a paused project back":           "restore a paused project",
@@ -512,6 +516,12 @@ turn * off -> disable
 		"bring  it back":                        "bring  it back",
 		"bring it back bring that back":         "restore it restore that",
 		"bring make it public back":             "restore make it public",
+		// Of several that match, the soonest tail, then the longest, wins,
+		// wherever it is in the list.
+		"turn the router off and on again":    "restart the router",
+		"turn the router off again":           "disable the router again",
+		"get the server back online to serve": "restore the server to serve",
+		"get the report to Sam":               "send the report Sam",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {

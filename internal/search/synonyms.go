@@ -263,7 +263,8 @@ var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02b
 // left: at each word, the longest phrase that starts there
 // (case-insensitive, whole words) is replaced by its words, which no other
 // phrase rewrites again. Failing that, a phrase with a slot ("bring *
-// back") whose slot holds 1 to searchSlotWords words: its head is replaced
+// back") whose slot holds 1 to searchSlotWords words (of several, the
+// one whose tail comes soonest, then the longest): its head is replaced
 // by its words, the slot's words are kept (and may be rewritten), and its
 // tail is dropped ("bring a paused project back" -> "restore a paused
 // project"). The rest of q is kept as it is, case included.
@@ -295,12 +296,22 @@ func (v *searchVocab) rewritePhrases(q string) string {
 			}
 		}
 		if n == 0 && tail < 0 {
-			for _, p := range v.slotted[first] {
-				if ts, te, ok := searchMatchSlot(q, i, p); ok {
-					b.WriteString(p.to)
-					n, tail, tailEnd = len(p.head), ts, te
-					break
+			// Of the phrases with a slot that match here, the one whose
+			// tail comes soonest, then the longest tail ("turn * off and
+			// on again" over "turn * off"), then the first in the file.
+			var best *searchIdiom
+			for k, p := range v.slotted[first] {
+				ts, te, ok := searchMatchSlot(q, i, p)
+				if !ok {
+					continue
 				}
+				if best == nil || ts < tail || ts == tail && te > tailEnd {
+					best, tail, tailEnd = &v.slotted[first][k], ts, te
+				}
+			}
+			if best != nil {
+				b.WriteString(best.to)
+				n = len(best.head)
 			}
 		}
 		if n == 0 {
