@@ -21,6 +21,24 @@ var (
 		link block open join enter apply approve`)
 	// searchListWords are the verbs of tools that list.
 	searchListWords = wordSet(`list search find browse enumerate show query`)
+	// searchChangeWords are the verbs of tools that change something, which
+	// a question ("how much is in the account") does not ask for.
+	searchChangeWords = wordSet(`add create insert make new update edit modify change patch set put
+		write save store delete remove drop erase destroy purge discard send post publish upload move
+		rename copy merge replace refund cancel archive unarchive invite assign unassign
+		deploy install uninstall enable disable mute unmute pause unpause resume restore
+		revoke approve reject submit schedule unschedule reply comment mark reset restart rerun
+		upsert attach detach lock unlock pin unpin follow unfollow subscribe unsubscribe star unstar
+		link unlink block unblock clear fork transfer grant`)
+	// searchAsksChangeWords ask for a change in a query, though a tool
+	// named for them may only look (start a trace, open a page).
+	searchAsksChangeWords = wordSet(`start stop open close`)
+	// searchReadWords are the verbs of tools that read.
+	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
+		check inspect lookup browse explain analyze`)
+	// searchQuestionWords start a question.
+	searchQuestionWords = wordSet(`how what what's whats which who who's whose whom when where
+		where's why is are was were does did can could any`)
 )
 
 func wordSet(s string) map[string]bool {
@@ -41,6 +59,8 @@ type siblingInfo struct {
 	undo     bool            // this tool is the one that takes away
 	list     bool            // its name has a verb of listing
 	surfaces []string        // its name's words as written (lower case)
+	changes  bool            // its name has a verb of change
+	reads    bool            // its name has a verb of reading and none of change
 	to, from map[string]bool // what its description says it gives and starts from
 }
 
@@ -55,7 +75,14 @@ func (ix *Index) findSiblings(names [][]string) {
 			if searchListWords[w] {
 				ix.intent[i].list = true
 			}
+			if searchChangeWords[w] {
+				ix.intent[i].changes = true
+			}
+			if searchReadWords[w] {
+				ix.intent[i].reads = true
+			}
 		}
+		ix.intent[i].reads = ix.intent[i].reads && !ix.intent[i].changes
 	}
 	for _, docs := range byServer {
 		// A name's key: its words with the direction marker taken out. Two
@@ -212,6 +239,20 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 			}
 		}
 	}
+	if q.asks && p.ask > 0 {
+		for i := range ix.docs {
+			if ix.intent[i].changes {
+				scores[i] *= 1 - p.ask
+			}
+		}
+	}
+	if q.changes && !q.question && p.tell > 0 {
+		for i := range ix.docs {
+			if ix.intent[i].reads {
+				scores[i] *= 1 - p.tell
+			}
+		}
+	}
 	if q.listing && p.list > 0 {
 		for i := range ix.docs {
 			if scores[i] > 0 && ix.intent[i].list {
@@ -237,6 +278,9 @@ type parsedQuery struct {
 	direction int
 	plurals   map[string]bool // the query's plural nouns, as written
 	listing   bool            // nouns only (besides server names), one of them plural
+	changes   bool            // a verb of change
+	question  bool            // it starts as a question does
+	asks      bool            // a question that asks for no change
 }
 
 // parseIntent reads the query's direction, plurals and whether it asks for
@@ -248,6 +292,9 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 	verb := false
 	for _, t := range all {
 		w := t.surface
+		if searchChangeWords[w] || searchAsksChangeWords[w] {
+			q.changes = true
+		}
 		if isSearchStopWord(w) || serverStem(t.stem) {
 			continue
 		}
@@ -330,4 +377,11 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 	}
 	toks := searchTokenize(desc, true)
 	return roleStems(toks, searchToWords), roleStems(toks, searchFromWords)
+}
+
+// searchAsksQuestion reports whether q starts as a question does ("how
+// much", "which", "is there").
+func searchAsksQuestion(q string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
+	return searchQuestionWords[strings.Trim(first, ",.?!")]
 }

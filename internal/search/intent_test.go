@@ -100,3 +100,37 @@ func TestSearchAttributive(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchQuestionOrRequest checks that a question asks for a tool that
+// reads and a request for a change for one that changes, among tools whose
+// text fits the query as well: "how much money is in the account" is not a
+// refund, though a refund has an amount and a payment.
+func TestSearchQuestionOrRequest(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "pay", Tool: "create_refund", Description: "Refund an amount of money of a payment to the account"},
+		{Server: "pay", Tool: "get_balance", Description: "The balance of an account"},
+		{Server: "notes", Tool: "post_note", Description: "A note of the project"},
+		{Server: "notes", Tool: "get_note", Description: "A note of the project"},
+		{Server: "notes", Tool: "add_memo", Description: "A memo of the project"},
+		{Server: "notes", Tool: "read_memo", Description: "A memo of the project"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "how much money is in our payment account", "pay.get_balance")
+	expectSearchTop(t, ix, entries, "what's the project's memo", "notes.read_memo")
+	expectSearchTop(t, ix, entries, "save a note in the project", "notes.post_note")
+
+	// Without the cues, the refund's words win, and of the notes the one
+	// the query does not want: the cues, not the text, decide.
+	p := defaultSearchParams
+	p.ask, p.tell = 0, 0
+	plain := newIndex(entries, p, theSearchVocab())
+	for q, want := range map[string]string{
+		"how much money is in our payment account": "create_refund",
+		"what's the project's memo":                "add_memo",
+		"save a note in the project":               "get_note",
+	} {
+		if h := plain.Search(q, 1); len(h) == 0 || entries[h[0].Index].Tool != want {
+			t.Errorf("without the cues, %q should find %s first: %v", q, want, h)
+		}
+	}
+}
