@@ -64,7 +64,10 @@ type Hit struct {
 //     one the query's first such word points to ranks above the other; a
 //     tool that gives what the query wants ("... to coordinates") or starts
 //     from what it has ranks up; a query of the server's name and plural
-//     nouns ("stripe invoices") favours the tools that list.
+//     nouns ("stripe invoices") favours the tools that list; a question that
+//     asks for no change ("how much money is in the account") weighs the
+//     tools named for a change (create_refund) less, and a request for a
+//     change those that only read.
 //
 // Every query word is expanded with related words (related.txt: a
 // hand-written table of domain verbs and nouns and the everyday words for
