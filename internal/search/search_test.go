@@ -599,6 +599,21 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"hit the pod from localhost:5432":      "hit the pod from localhost:5432 port localhost",
 		"issue #12 and the c# docs":            "issue #12 and the c# docs",
 		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",
+		"ping 10.0.0.5":                        "ping 10.0.0.5 ip address",
+		"is 10.0.0.5 in 10.0.0.0/8":            "is 10.0.0.5 in 10.0.0.0/8 ip address subnet network range",
+		"is 2.3.1 newer than 2.10.0":           "is 2.3.1 newer than 2.10.0 version", // not an IP address
+		"upgrade to v1.4.0-rc.1":               "upgrade to v1.4.0-rc.1 version",
+		"what weekday was 4 july 1976":         "what weekday was 4 july 1976 date",
+		"due 2024-05-01":                       "due 2024-05-01 date",
+		"move my 2pm meeting to 4:30":          "move my 2pm meeting to 4:30 time",
+		"charge $20 to the card":               "charge $20 to the card amount price currency",
+		"a 20% discount":                       "a 20% discount percent percentage",
+		"is 4111 1111 1111 1111 valid":         "is 4111 1111 1111 1111 valid card number",
+		"call +1 415 555 0100":                 "call +1 415 555 0100 phone number",
+		"how many feet is 3 meters":            "how many feet is 3 meters convert unit",
+		"20 celsius in fahrenheit":             "20 celsius in fahrenheit convert unit",
+		"3 metres in meters":                   "3 metres in meters",        // one unit, spelt two ways
+		"buffer 3 meters around it":            "buffer 3 meters around it", // one unit: no conversion
 	})
 }
 

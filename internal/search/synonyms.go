@@ -396,7 +396,9 @@ func searchAnswerType(q string) string {
 // adds the words tools use for that kind (searchLiteralKinds), as do file
 // names (searchFileName). ".js" is not among the files' endings: "node.js"
 // and "next.js" are mostly libraries. Coordinates need three decimals, so
-// "3.5, 2.5" is two numbers.
+// "3.5, 2.5" is two numbers. An IP address has four parts and a version
+// three ("2.3.1"); dates, times of day, amounts of money, percentages, card
+// and phone numbers each name their kind.
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
@@ -407,6 +409,51 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
 	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
 	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), "coordinates latitude longitude"},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address"},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range"},
+	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version"},
+	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date"},
+	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time"},
+	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency"},
+	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage"},
+	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number"},
+	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number"},
+}
+
+// searchUnitWords are units of measure, as written after a number or on
+// their own ("in feet"); searchUnitName folds the spellings of one unit.
+const searchUnitWords = `mm|cm|km|millimeters?|millimetres?|centimeters?|centimetres?|meters?|metres?|` +
+	`kilometers?|kilometres?|inch|inches|ft|feet|foot|yards?|miles?|mi|mg|kg|grams?|kilograms?|` +
+	`lbs?|pounds?|oz|ounces?|stones?|tons?|tonnes?|ml|liters?|litres?|gallons?|quarts?|pints?|cups?|` +
+	`celsius|fahrenheit|kelvin|mph|kph|km/h|knots?|kb|mb|gb|tb|bytes?|kilobytes?|megabytes?|` +
+	`gigabytes?|terabytes?|acres?|hectares?|sq ft|square feet|square meters?|square metres?`
+
+var (
+	searchUnit     = regexp.MustCompile(`\b(` + searchUnitWords + `)\b`)
+	searchQuantity = regexp.MustCompile(`(?i)\b\d+(\.\d+)?\s?(` + searchUnitWords + `)\b`)
+)
+
+func searchUnitName(u string) string {
+	if u == "inches" || u == "feet" {
+		return map[string]string{"inches": "inch", "feet": "foot"}[u]
+	}
+	if len(u) > 3 {
+		u = strings.TrimSuffix(u, "s")
+	}
+	u = strings.ReplaceAll(u, "metre", "meter")
+	u = strings.ReplaceAll(u, "litre", "liter")
+	if full, ok := searchUnitAbbreviations[u]; ok {
+		return full
+	}
+	return u
+}
+
+// searchUnitAbbreviations spell out the abbreviated units of searchUnitWords.
+var searchUnitAbbreviations = map[string]string{
+	"mm": "millimeter", "cm": "centimeter", "km": "kilometer", "ft": "foot", "mi": "mile",
+	"mg": "milligram", "kg": "kilogram", "lb": "pound", "lbs": "pound", "oz": "ounce",
+	"ml": "milliliter", "kph": "km/h", "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte",
+	"tb": "terabyte", "sq ft": "square foot", "square feet": "square foot",
 }
 
 // searchFileName is a file's name ("todo.txt"): a query that names one is
@@ -418,7 +465,9 @@ var searchFileName = regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|ts
 var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
 
 // searchLiteralKinds adds to q the words of the kinds of value it holds (see
-// searchFileName, searchLiterals and searchEmailAddress), each kind once.
+// searchFileName, searchLiterals and searchEmailAddress), each kind once,
+// and a conversion when it names two units of one measure, one with a
+// number.
 func searchLiteralKinds(q string) string {
 	var add []string
 	rest := q
@@ -433,8 +482,19 @@ func searchLiteralKinds(q string) string {
 		add = append(add, "file multiple")
 	}
 	for _, l := range searchLiterals {
-		if l.re.MatchString(rest) {
+		if l.re.MatchString(rest) && l.words != "" {
 			add = append(add, l.words)
+		}
+	}
+	// Two units of one measure, one of them with a number ("how many
+	// feet is 3 meters", "20 c in f"): a conversion.
+	if searchQuantity.MatchString(rest) {
+		units := map[string]bool{}
+		for _, m := range searchUnit.FindAllStringSubmatch(strings.ToLower(rest), -1) {
+			units[searchUnitName(m[1])] = true
+		}
+		if len(units) >= 2 {
+			add = append(add, "convert unit")
 		}
 	}
 	if len(add) == 0 {
