@@ -47,6 +47,8 @@ type searchParams struct {
 	// "a user in the team") counts this much toward covering a tool's
 	// name: the name is more likely the other word's.
 	place float64
+
+	negated float64 // the word a negation stands before ("don't send it yet", "without merging"): not what is asked for
 }
 
 var defaultSearchParams = searchParams{
@@ -78,6 +80,8 @@ var defaultSearchParams = searchParams{
 	tell:   0.1,
 
 	place: 0.7,
+
+	negated: 0.3,
 }
 
 // expansion fields of a tool
@@ -467,6 +471,9 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		if searchAttributive(all, i) {
 			scale *= p.attributive
 		}
+		if searchNegated(all, i) {
+			scale *= p.negated
+		}
 		for k := range g {
 			g[k].weight *= scale
 		}
@@ -608,3 +615,24 @@ func searchAttributive(all []searchToken, i int) bool {
 }
 
 var searchDeterminers = wordSet(`a an the this that these those my your our their his her its some every each all`)
+
+// searchNegations are the words that say the next content word is not
+// asked for; "don't" and "doesn't" are split before the apostrophe
+// ("won't" is not among them: "won" is also a verb).
+var searchNegations = wordSet(`don doesn didn wouldn shouldn not never without`)
+
+// searchNegated reports whether token i of all is the first content word
+// after a negation ("write a reply but don't send it", "fetch without
+// merging"), with no other content word between.
+func searchNegated(all []searchToken, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		w := all[j].surface
+		if searchNegations[w] {
+			return true
+		}
+		if !isSearchStopWord(w) {
+			return false
+		}
+	}
+	return false
+}

@@ -134,3 +134,28 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNegation checks that the word a negation stands before is not
+// what the query asks for: a reply not sent yet is a draft.
+func TestSearchNegation(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "mail", Tool: "send_reply", Description: "Send a reply to an email"},
+		{Server: "mail", Tool: "draft_reply", Description: "Write a draft of a reply, kept to finish later"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "write a reply but don't send it yet", "mail.draft_reply")
+	expectSearchTop(t, ix, entries, "send the reply", "mail.send_reply")
+
+	p := defaultSearchParams
+	p.negated = 1
+	plain := newIndex(entries, p, theSearchVocab())
+	if h := plain.Search("write a reply but don't send it yet", 1); len(h) == 0 || entries[h[0].Index].Tool != "send_reply" {
+		t.Errorf("without the negation, sending should win: %v", h)
+	}
+	all := searchTokenize("who won the final, and fetch without merging", true)
+	for i, tok := range all {
+		if want := tok.surface == "merging"; searchNegated(all, i) != want {
+			t.Errorf("searchNegated(%q) = %v, want %v", tok.surface, !want, want)
+		}
+	}
+}
