@@ -536,11 +536,17 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 		var m float64
 		for k, st := range s.stems {
 			var w float64
+			by := st
 			for _, g := range groups {
 				for _, e := range g {
 					if e.stem == st && !e.loose {
 						w = max(w, e.weight)
 					}
+				}
+				// A query word that starts the name's word and is most of
+				// it: "mongo" for mongodb, "postgres" for postgresql.
+				if e := g[0]; e.weight > w && e.direct && !e.loose && searchShortFor(e.stem, st) {
+					w, by = e.weight, e.stem
 				}
 			}
 			if w == 0 {
@@ -550,11 +556,11 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 			if namedBy == nil {
 				namedBy = map[string]map[int32]float64{}
 			}
-			if namedBy[st] == nil {
-				namedBy[st] = map[int32]float64{}
+			if namedBy[by] == nil {
+				namedBy[by] = map[int32]float64{}
 			}
-			namedBy[st][int32(si)] = s.weights[k]
-			namedBy[st][-1] = max(namedBy[st][-1], s.weights[k])
+			namedBy[by][int32(si)] = s.weights[k]
+			namedBy[by][-1] = max(namedBy[by][-1], s.weights[k])
 		}
 		if m > 0 {
 			if named == nil {
@@ -776,6 +782,13 @@ func (ix *Index) nameBonuses(query string, groups [][]termExpansion, place map[s
 		ratio := math.Min(1, float64(m.Score)/float64(self[0].Score))
 		scores[m.Index] += searchFuzzyBonus * ratio * math.Min(1, cover)
 	}
+}
+
+// searchShortFor reports whether the query stem q is a short form of the
+// server name's stem st: its start, five letters or more and at least 60%
+// of it ("mongo" for "mongodb"; not "cloud" for "cloudflare").
+func searchShortFor(q, st string) bool {
+	return len(q) >= 5 && len(q) < len(st) && 10*len(q) >= 6*len(st) && strings.HasPrefix(st, q)
 }
 
 // compactIdent lower-cases s and keeps only its letters and digits, so that

@@ -278,6 +278,26 @@ func TestSearchScoped(t *testing.T) {
 	expectSearchTop(t, ix, entries, "delete entities from memory", "memory.delete_entities")
 }
 
+// A query may name a server by the start of its name: "mongo" is mongodb,
+// but "cloud" is not cloudflare (too little of it) and "post" not postgres.
+func TestSearchScopedByShortName(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "mongodb", Tool: "collection_indexes", Description: "List the indexes of a collection"},
+		{Server: "search", Tool: "list_indexes", Description: "List the indexes of a search engine"},
+		{Server: "cloudflare", Tool: "r2_list_buckets", Description: "List storage buckets"},
+		{Server: "drive", Tool: "list_buckets", Description: "List buckets in the cloud"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "list indexes in mongo", "mongodb.collection_indexes")
+	expectSearchTop(t, ix, entries, "list buckets in the cloud", "drive.list_buckets")
+	for q, want := range map[string]bool{"mongo mongodb": true, "postgres postgresql": true, "cloud cloudflare": false, "post postgres": false, "mongodb mongodb": false} {
+		f := strings.Fields(q)
+		if got := searchShortFor(f[0], f[1]); got != want {
+			t.Errorf("searchShortFor(%q, %q) = %v, want %v", f[0], f[1], got, want)
+		}
+	}
+}
+
 func TestSearchParameters(t *testing.T) {
 	ix, entries := newTestSearchIndex(t)
 	// "zipcode" occurs only in the forecast tool's parameters.
