@@ -506,8 +506,9 @@ func TestSearchPhrases(t *testing.T) {
 
 // An idiom with a slot matches its head, one to four words and its tail:
 // the head is rewritten, the slot's words kept (and rewritten in turn), the
-// tail dropped. Of several that match at a word, the one whose tail comes
-// soonest wins, then the longest tail.
+// tail dropped, but for a last word that says which way (into, to, from,
+// as). Of several that match at a word, the one whose tail comes soonest
+// wins, then the longest tail.
 func TestSearchSlottedIdioms(t *testing.T) {
 	v := newSearchVocab("", `
 bring * back -> restore
@@ -518,6 +519,7 @@ turn * off -> disable
 turn * off and on again -> restart
 get * to -> send
 get * back online -> restore
+turn * into -> convert
 `)
 	checkRewrites(t, "prepare", v.prepare, map[string]string{
 		"bring a paused project back":           "restore a paused project",
@@ -541,7 +543,8 @@ get * back online -> restore
 		"turn the router off and on again":    "restart the router",
 		"turn the router off again":           "disable the router again",
 		"get the server back online to serve": "restore the server to serve",
-		"get the report to Sam":               "send the report Sam",
+		"get the report to Sam":               "send the report to Sam",
+		"turn an address into coordinates":    "convert an address into coordinates",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {

@@ -312,6 +312,13 @@ func (v *searchVocab) rewritePhrases(q string) string {
 			if best != nil {
 				b.WriteString(best.to)
 				n = len(best.head)
+				// A tail that ends in "into", "to", "from" or "as" keeps
+				// that word: it says which way ("turn an address into
+				// coordinates" is not the reverse).
+				last := best.tail[strings.LastIndexByte(best.tail, ' ')+1:]
+				if searchToWords[strings.ToLower(last)] || searchFromWords[strings.ToLower(last)] {
+					tailEnd -= len(last) + 1
+				}
 			}
 		}
 		if n == 0 {
