@@ -508,7 +508,7 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		}
 		return out
 	}
-	q.to, q.from = widen(roleStems(all, searchToWords)), widen(roleStems(all, searchFromWords))
+	q.to, q.from = widen(roleStems(all, searchToWords)), widen(mergeStems(roleStems(all, searchFromWords), sourceStems(all)))
 	q.place = roleStems(all, searchPlaceWords)
 	return groups, q
 }

@@ -1,6 +1,10 @@
 package search
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Which way a query points, among tools that differ only in that: add or
 // remove, start or stop, mute or unmute; and whether it asks for a list.
@@ -238,6 +242,7 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 				scores[i] -= min(p.role, scores[i]/2)
 			}
 		}
+		ix.orderByRole(q, scores)
 	}
 	if q.asks && p.ask > 0 {
 		for i := range ix.docs {
@@ -376,7 +381,7 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 		desc = desc[:i]
 	}
 	toks := searchTokenize(desc, true)
-	return roleStems(toks, searchToWords), roleStems(toks, searchFromWords)
+	return roleStems(toks, searchToWords), mergeStems(roleStems(toks, searchFromWords), sourceStems(toks))
 }
 
 // searchAsksQuestion reports whether q starts as a question does ("how
@@ -384,4 +389,97 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 func searchAsksQuestion(q string) bool {
 	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
 	return searchQuestionWords[strings.Trim(first, ",.?!")]
+}
+
+// orderByRole ranks, within each server, the tools that go the query's
+// way (give what it wants, start from what it has) above those that go the
+// other way (geocode and reverse geocode for "an address into
+// coordinates"): the two groups' scores are dealt out again, the higher
+// ones to the tools that go the query's way, each group in its own order.
+func (ix *Index) orderByRole(q *parsedQuery, scores []float64) {
+	type group struct{ with, against []int }
+	var byServer map[int32]*group
+	for i := range ix.docs {
+		in := &ix.intent[i]
+		if scores[i] <= 0 || (in.to == nil && in.from == nil) {
+			continue
+		}
+		with := overlaps(q.to, in.to) || overlaps(q.from, in.from)
+		against := overlaps(q.to, in.from) || overlaps(q.from, in.to)
+		if with == against {
+			continue
+		}
+		if byServer == nil {
+			byServer = map[int32]*group{}
+		}
+		g := byServer[ix.docs[i].server]
+		if g == nil {
+			g = &group{}
+			byServer[ix.docs[i].server] = g
+		}
+		if with {
+			g.with = append(g.with, i)
+		} else {
+			g.against = append(g.against, i)
+		}
+	}
+	for _, g := range byServer {
+		if len(g.with) == 0 || len(g.against) == 0 {
+			continue
+		}
+		byScore := func(a, b int) int { return cmp.Compare(scores[b], scores[a]) }
+		slices.SortStableFunc(g.with, byScore)
+		slices.SortStableFunc(g.against, byScore)
+		var vals []float64
+		for _, i := range append(append([]int{}, g.with...), g.against...) {
+			vals = append(vals, scores[i])
+		}
+		slices.SortFunc(vals, func(a, b float64) int { return cmp.Compare(b, a) })
+		for k, i := range append(append([]int{}, g.with...), g.against...) {
+			scores[i] = vals[k]
+		}
+	}
+}
+
+// sourceStems returns the stems of the words before "into" ("convert
+// coordinates into an address" starts from coordinates): up to three,
+// skipping articles, "and" and "or", back to the previous other stop word
+// or to the first word, the verb, which is left out.
+func sourceStems(toks []searchToken) map[string]bool {
+	var out map[string]bool
+	for i, t := range toks {
+		if t.surface != "into" {
+			continue
+		}
+		n := 0
+		for j := i - 1; j > 0 && n < 3; j-- {
+			w := toks[j].surface
+			if w == "and" || w == "or" || w == "a" || w == "an" || w == "the" {
+				continue
+			}
+			if isSearchStopWord(w) {
+				break
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[toks[j].stem] = true
+			n++
+		}
+	}
+	return out
+}
+
+// mergeStems returns the union of a and b (nil when both are empty).
+func mergeStems(a, b map[string]bool) map[string]bool {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = map[string]bool{}
+	}
+	for k := range b {
+		a[k] = true
+	}
+	return a
 }

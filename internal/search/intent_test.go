@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // intentEntries are tools whose names differ only in direction (add or
 // remove, mute or unmute, start or stop), a server whose tools list,
@@ -157,5 +160,33 @@ func TestSearchNegation(t *testing.T) {
 		if want := tok.surface == "merging"; searchNegated(all, i) != want {
 			t.Errorf("searchNegated(%q) = %v, want %v", tok.surface, !want, want)
 		}
+	}
+}
+
+// TestSearchRoleOrdersSiblings checks that what a query converts from and
+// to ranks the tool that goes its way first, even when the other says more
+// of its words: "an address into coordinates" is geocoding.
+func TestSearchRoleOrdersSiblings(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "geo", Tool: "lookup_b", Description: "Convert coordinates into an address"},
+		{Server: "geo", Tool: "lookup_a", Description: "Convert an address into coordinates"},
+		{Server: "geo", Tool: "elevation", Description: "The height of a place"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "turn a street address into coordinates", "geo.lookup_a")
+	expectSearchTop(t, ix, entries, "turn coordinates into a street address", "geo.lookup_b")
+
+	// However far behind the tool that goes the query's way is, it takes
+	// the higher score; a tool that goes neither way keeps its own.
+	_, q := ix.expand("turn a street address into coordinates")
+	scores := []float64{9, 2, 5}
+	ix.orderByRole(q, scores)
+	if want := []float64{2, 9, 5}; !slices.Equal(scores, want) {
+		t.Errorf("scores after orderByRole = %v, want %v", scores, want)
+	}
+
+	toks := searchTokenize("convert the coordinates and heights into an address", true)
+	if got := sourceStems(toks); len(got) != 2 || !got["coordin"] || !got["height"] {
+		t.Errorf("sourceStems = %v, want coordin and height (not the verb)", got)
 	}
 }

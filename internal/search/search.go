@@ -63,7 +63,9 @@ type Hit struct {
 //     prefix (add_label and remove_label, mute_host and unmute_host), the
 //     one the query's first such word points to ranks above the other; a
 //     tool that gives what the query wants ("... to coordinates") or starts
-//     from what it has ranks up; a query of the server's name and plural
+//     from what it has ("an address into ...") ranks up, and of a server's
+//     tools, those that go the query's way rank above those that go the
+//     other; a query of the server's name and plural
 //     nouns ("stripe invoices") favours the tools that list; a question that
 //     asks for no change ("how much money is in the account") weighs the
 //     tools named for a change (create_refund) less, and a request for a
