@@ -33,7 +33,7 @@ var (
 		deploy install uninstall enable disable mute unmute pause unpause resume restore
 		revoke approve reject submit schedule unschedule reply comment mark reset restart rerun
 		upsert attach detach lock unlock pin unpin follow unfollow subscribe unsubscribe star unstar
-		link unlink block unblock clear fork transfer grant`)
+		link unlink block unblock clear fork transfer grant run execute trigger launch kill`)
 	// searchAsksChangeWords ask for a change in a query, though a tool
 	// named for them may only look (start a trace, open a page).
 	searchAsksChangeWords = wordSet(`start stop open close`)
