@@ -508,7 +508,8 @@ func TestSearchPhrases(t *testing.T) {
 // the head is rewritten, the slot's words kept (and rewritten in turn), the
 // tail dropped, but for a last word that says which way (into, to, from,
 // as). Of several that match at a word, the one whose tail comes soonest
-// wins, then the longest tail.
+// wins, then the longest tail; one whose one-word tail starts a longer
+// phrase does not match.
 func TestSearchSlottedIdioms(t *testing.T) {
 	v := newSearchVocab("", `
 bring * back -> restore
@@ -520,6 +521,10 @@ turn * off and on again -> restart
 get * to -> send
 get * back online -> restore
 turn * into -> convert
+are * running -> status running
+running out of -> quota
+bring * up to date -> update
+up to date with -> synced
 `)
 	checkRewrites(t, "prepare", v.prepare, map[string]string{
 		"bring a paused project back":           "restore a paused project",
@@ -545,6 +550,11 @@ turn * into -> convert
 		"get the server back online to serve": "restore the server to serve",
 		"get the report to Sam":               "send the report to Sam",
 		"turn an address into coordinates":    "convert an address into coordinates",
+		// A one-word tail that starts a longer phrase gives way to it; a
+		// longer tail does not.
+		"are the jobs running":                 "status running the jobs",
+		"are we running out of space":          "are we quota space",
+		"bring my branch up to date with main": "update my branch with main",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {

@@ -302,7 +302,7 @@ func (v *searchVocab) rewritePhrases(q string) string {
 			var best *searchIdiom
 			for k, p := range v.slotted[first] {
 				ts, te, ok := searchMatchSlot(q, i, p)
-				if !ok {
+				if !ok || !strings.Contains(p.tail, " ") && v.longerPhraseAt(q, ts+1, te) {
 					continue
 				}
 				if best == nil || ts < tail || ts == tail && te > tailEnd {
@@ -334,6 +334,24 @@ func (v *searchVocab) rewritePhrases(q string) string {
 // its head, then 1 to searchSlotWords words (with their apostrophes and
 // hyphens) each after one space, then its tail as whole words. It returns
 // where the tail, with the space before it, starts and ends.
+// longerPhraseAt reports whether a whole phrase that starts at q[i] runs
+// past end: a phrase with a slot and a one-word tail ("are * running")
+// does not take "are we running out of space", whose "running out of"
+// says more.
+func (v *searchVocab) longerPhraseAt(q string, i, end int) bool {
+	e := i
+	for e < len(q) && searchIsWordByte(q[e]) {
+		e++
+	}
+	for _, p := range v.byFirst[strings.ToLower(q[i:e])] {
+		j := i + len(p.from)
+		if j > end && j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
+			return true
+		}
+	}
+	return false
+}
+
 func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok bool) {
 	j := i + len(p.head)
 	if j >= len(q) || !strings.EqualFold(q[i:j], p.head) || q[j] != ' ' {
