@@ -264,6 +264,12 @@ func Pgrep(pattern string) []int {
 	return pids
 }
 
+// maxProcLife bounds how long a process Start starts may run. A two-minute
+// bound once killed the HTTP server of TestVSCodeConnects while the test,
+// slowed to 141 s by a busy CI machine, still used it; its warm sandboxes
+// were left behind.
+const maxProcLife = 10 * time.Minute
+
 // Proc is one running mcp-code-mode process.
 type Proc struct {
 	Cmd            *exec.Cmd
@@ -274,10 +280,13 @@ type Proc struct {
 
 // Start starts the binary with args in its own process group. The test's
 // cleanup ends it (SIGTERM, then SIGKILL to the group) and checks that it
-// left no sandbox container behind.
+// left no sandbox container behind. A process still running after
+// maxProcLife is killed (SIGKILL, so it cannot clean up: the leak check
+// then fails), which stops a hung one without cutting short a server that
+// a slow test (VS Code in a browser, on a busy machine) still uses.
 func (f *Fixture) Start(t testing.TB, stdin io.Reader, env []string, args ...string) *Proc {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), maxProcLife)
 	p := &Proc{done: make(chan struct{})}
 	p.Cmd = exec.CommandContext(ctx, binPath, args...)
 	p.Cmd.Env = append(append([]string{}, f.Env...), env...)
