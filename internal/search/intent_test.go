@@ -190,3 +190,23 @@ func TestSearchRoleOrdersSiblings(t *testing.T) {
 		t.Errorf("sourceStems = %v, want coordin and height (not the verb)", got)
 	}
 }
+
+// TestSearchDeletingToolsWaitToBeAsked checks that of two tools that fit a
+// query as well, the one that deletes ranks second unless the query asks
+// to take something away.
+func TestSearchDeletingToolsWaitToBeAsked(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "wiki", Tool: "delete_page", Description: "A page of the wiki"},
+		{Server: "wiki", Tool: "edit_page", Description: "A page of the wiki"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "the wiki page", "wiki.edit_page")
+	expectSearchTop(t, ix, entries, "get rid of the wiki page", "wiki.delete_page")
+
+	p := defaultSearchParams
+	p.destroy = 0
+	plain := newIndex(entries, p, theSearchVocab())
+	if h := plain.Search("the wiki page", 1); len(h) == 0 || entries[h[0].Index].Tool != "delete_page" {
+		t.Errorf("without the cue, the first by name should win the tie: %v", h)
+	}
+}

@@ -69,7 +69,8 @@ type Hit struct {
 //     nouns ("stripe invoices") favours the tools that list; a question that
 //     asks for no change ("how much money is in the account") weighs the
 //     tools named for a change (create_refund) less, and a request for a
-//     change those that only read.
+//     change those that only read; a tool that deletes weighs a little
+//     less unless the query asks to take something away.
 //
 // Every query word is expanded with related words (related.txt: a
 // hand-written table of domain verbs and nouns and the everyday words for
