@@ -370,21 +370,28 @@ func roleStems(toks []searchToken, marks map[string]bool) map[string]bool {
 		if !marks[t.surface] {
 			continue
 		}
-		n := 0
-		for j := i + 1; j < len(toks) && n < 3; j++ {
-			w := toks[j].surface
-			if w == "and" || w == "or" || w == "a" || w == "an" || w == "the" {
-				continue
-			}
-			if isSearchStopWord(w) {
-				break
-			}
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[toks[j].stem] = true
-			n++
+		out = roleWords(toks, i+1, 1, len(toks), out)
+	}
+	return out
+}
+
+// roleWords adds to out (made when nil) the stems of up to three words of
+// toks from j on, in steps of step (1 or -1) and short of end, skipping
+// articles, "and" and "or", up to the next other stop word.
+func roleWords(toks []searchToken, j, step, end int, out map[string]bool) map[string]bool {
+	for n := 0; j != end && n < 3; j += step {
+		w := toks[j].surface
+		if w == "and" || w == "or" || w == "a" || w == "an" || w == "the" {
+			continue
 		}
+		if isSearchStopWord(w) {
+			break
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[toks[j].stem] = true
+		n++
 	}
 	return out
 }
@@ -466,20 +473,8 @@ func sourceStems(toks []searchToken) map[string]bool {
 		if t.surface != "into" {
 			continue
 		}
-		n := 0
-		for j := i - 1; j > 0 && n < 3; j-- {
-			w := toks[j].surface
-			if w == "and" || w == "or" || w == "a" || w == "an" || w == "the" {
-				continue
-			}
-			if isSearchStopWord(w) {
-				break
-			}
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[toks[j].stem] = true
-			n++
+		if i > 0 {
+			out = roleWords(toks, i-1, -1, 0, out)
 		}
 	}
 	return out

@@ -127,15 +127,9 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 	p := defaultSearchParams
 	p.ask, p.tell = 0, 0
 	plain := newIndex(entries, p, theSearchVocab())
-	for q, want := range map[string]string{
-		"how much money is in our payment account": "create_refund",
-		"what's the project's memo":                "add_memo",
-		"save a note in the project":               "get_note",
-	} {
-		if h := plain.Search(q, 1); len(h) == 0 || entries[h[0].Index].Tool != want {
-			t.Errorf("without the cues, %q should find %s first: %v", q, want, h)
-		}
-	}
+	expectSearchTop(t, plain, entries, "how much money is in our payment account", "pay.create_refund")
+	expectSearchTop(t, plain, entries, "what's the project's memo", "notes.add_memo")
+	expectSearchTop(t, plain, entries, "save a note in the project", "notes.get_note")
 }
 
 // TestSearchNegation checks that the word a negation stands before is not
@@ -149,12 +143,10 @@ func TestSearchNegation(t *testing.T) {
 	expectSearchTop(t, ix, entries, "write a reply but don't send it yet", "mail.draft_reply")
 	expectSearchTop(t, ix, entries, "send the reply", "mail.send_reply")
 
+	// Without it, sending wins.
 	p := defaultSearchParams
 	p.negated = 1
-	plain := newIndex(entries, p, theSearchVocab())
-	if h := plain.Search("write a reply but don't send it yet", 1); len(h) == 0 || entries[h[0].Index].Tool != "send_reply" {
-		t.Errorf("without the negation, sending should win: %v", h)
-	}
+	expectSearchTop(t, newIndex(entries, p, theSearchVocab()), entries, "write a reply but don't send it yet", "mail.send_reply")
 	all := searchTokenize("who won the final, and fetch without merging", true)
 	for i, tok := range all {
 		if want := tok.surface == "merging"; searchNegated(all, i) != want {
@@ -203,10 +195,8 @@ func TestSearchDeletingToolsWaitToBeAsked(t *testing.T) {
 	expectSearchTop(t, ix, entries, "the wiki page", "wiki.edit_page")
 	expectSearchTop(t, ix, entries, "get rid of the wiki page", "wiki.delete_page")
 
+	// Without the cue, the first by name wins the tie.
 	p := defaultSearchParams
 	p.destroy = 0
-	plain := newIndex(entries, p, theSearchVocab())
-	if h := plain.Search("the wiki page", 1); len(h) == 0 || entries[h[0].Index].Tool != "delete_page" {
-		t.Errorf("without the cue, the first by name should win the tie: %v", h)
-	}
+	expectSearchTop(t, newIndex(entries, p, theSearchVocab()), entries, "the wiki page", "wiki.delete_page")
 }
