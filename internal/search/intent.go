@@ -38,7 +38,8 @@ var (
 	// named for them may only look (start a trace, open a page).
 	searchAsksChangeWords = wordSet(`start stop open close`)
 	// searchDestroyWords are the verbs of tools that delete.
-	searchDestroyWords = wordSet(`delete remove drop erase destroy purge discard wipe kill terminate revoke uninstall prune clean cleanup clear`)
+	searchDestroyWords = wordSet(`delete remove drop erase destroy purge discard wipe kill terminate
+		revoke uninstall prune clean cleanup clear`)
 	// searchReadWords are the verbs of tools that read.
 	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
 		check inspect lookup browse explain analyze`)
@@ -199,10 +200,15 @@ func queryDirection(all []searchToken) int {
 	return 0
 }
 
-// intentBonuses adds to scores: to the sibling the query's direction
-// points to, when both siblings match, the higher of their scores; to tools whose name has the plural
-// the query uses; and, to a query of nouns only that names a plural
-// ("stripe invoices"), to the tools that list.
+// intentBonuses adjusts scores by what the query's form says: the sibling
+// its direction points to takes the higher of the two siblings' scores;
+// tools whose name has the plural it uses gain; tools that give what it
+// wants or start from what it has gain, and outrank their server's tools
+// that go the other way (orderByRole); a question that asks for no change
+// weighs tools that change less, a request for a change tools that only
+// read, and a query that takes nothing away tools that delete; and a
+// query of nouns only that names a plural ("stripe invoices") favours the
+// tools that list.
 func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 	p := &ix.params
 	if q.direction != 0 {
@@ -452,12 +458,13 @@ func (ix *Index) orderByRole(q *parsedQuery, scores []float64) {
 		byScore := func(a, b int) int { return cmp.Compare(scores[b], scores[a]) }
 		slices.SortStableFunc(g.with, byScore)
 		slices.SortStableFunc(g.against, byScore)
-		var vals []float64
-		for _, i := range append(append([]int{}, g.with...), g.against...) {
-			vals = append(vals, scores[i])
+		order := append(append([]int{}, g.with...), g.against...)
+		vals := make([]float64, len(order))
+		for k, i := range order {
+			vals[k] = scores[i]
 		}
 		slices.SortFunc(vals, func(a, b float64) int { return cmp.Compare(b, a) })
-		for k, i := range append(append([]int{}, g.with...), g.against...) {
+		for k, i := range order {
 			scores[i] = vals[k]
 		}
 	}

@@ -446,7 +446,8 @@ var searchLiterals = []struct {
 }
 
 // searchUnitWords are units of measure, as written after a number or on
-// their own ("in feet"); searchUnitName folds the spellings of one unit.
+// their own ("in feet"); searchUnitName folds the spellings of one unit
+// into one name.
 const searchUnitWords = `mm|cm|km|millimeters?|millimetres?|centimeters?|centimetres?|meters?|metres?|` +
 	`kilometers?|kilometres?|inch|inches|ft|feet|foot|yards?|miles?|mi|mg|kg|grams?|kilograms?|` +
 	`lbs?|pounds?|oz|ounces?|stones?|tons?|tonnes?|ml|liters?|litres?|gallons?|quarts?|pints?|cups?|` +
@@ -459,26 +460,28 @@ var (
 )
 
 func searchUnitName(u string) string {
-	if u == "inches" || u == "feet" {
-		return map[string]string{"inches": "inch", "feet": "foot"}[u]
+	if full, ok := searchUnitForms[u]; ok {
+		return full
 	}
 	if len(u) > 3 {
 		u = strings.TrimSuffix(u, "s")
 	}
 	u = strings.ReplaceAll(u, "metre", "meter")
 	u = strings.ReplaceAll(u, "litre", "liter")
-	if full, ok := searchUnitAbbreviations[u]; ok {
+	if full, ok := searchUnitForms[u]; ok {
 		return full
 	}
 	return u
 }
 
-// searchUnitAbbreviations spell out the abbreviated units of searchUnitWords.
-var searchUnitAbbreviations = map[string]string{
-	"mm": "millimeter", "cm": "centimeter", "km": "kilometer", "ft": "foot", "mi": "mile",
-	"mg": "milligram", "kg": "kilogram", "lb": "pound", "lbs": "pound", "oz": "ounce",
-	"ml": "milliliter", "kph": "km/h", "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte",
-	"tb": "terabyte", "sq ft": "square foot", "square feet": "square foot",
+// searchUnitForms spell out the abbreviated and irregular units of
+// searchUnitWords.
+var searchUnitForms = map[string]string{
+	"mm": "millimeter", "cm": "centimeter", "km": "kilometer", "ft": "foot", "feet": "foot",
+	"inches": "inch", "mi": "mile", "mg": "milligram", "kg": "kilogram", "lb": "pound",
+	"lbs": "pound", "oz": "ounce", "ml": "milliliter", "kph": "km/h", "kb": "kilobyte",
+	"mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "sq ft": "square foot",
+	"square feet": "square foot",
 }
 
 // searchFileName is a file's name ("todo.txt"): a query that names one is
@@ -491,8 +494,7 @@ var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
 
 // searchLiteralKinds adds to q the words of the kinds of value it holds (see
 // searchFileName, searchLiterals and searchEmailAddress), each kind once,
-// and a conversion when it names two units of one measure, one with a
-// number.
+// and a conversion when it names two units of measure, one with a number.
 func searchLiteralKinds(q string) string {
 	var add []string
 	rest := q
@@ -507,12 +509,12 @@ func searchLiteralKinds(q string) string {
 		add = append(add, "file multiple")
 	}
 	for _, l := range searchLiterals {
-		if l.re.MatchString(rest) && l.words != "" {
+		if l.re.MatchString(rest) {
 			add = append(add, l.words)
 		}
 	}
-	// Two units of one measure, one of them with a number ("how many
-	// feet is 3 meters", "20 c in f"): a conversion.
+	// Two units of measure, one of them with a number ("how many feet is
+	// 3 meters", "20 celsius in fahrenheit"): a conversion.
 	if searchQuantity.MatchString(rest) {
 		units := map[string]bool{}
 		for _, m := range searchUnit.FindAllStringSubmatch(strings.ToLower(rest), -1) {
