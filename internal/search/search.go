@@ -67,11 +67,11 @@ type Hit struct {
 //     tools, those that go the query's way rank above those that go the
 //     other; a query of the server's name and plural nouns ("stripe
 //     invoices") favours the tools that list;
-//   - what the query's form asks for: a question that asks for
-//     no change ("how much money is in the account") weighs the tools named
-//     for a change (create_refund) less, a request for a change those that
-//     only read, and a query that takes nothing away those that delete; the
-//     word after a negation ("don't send it") counts little.
+//   - what the query's form asks for: a question that asks for no change
+//     ("how much money is in the account") weighs the tools named for a
+//     change (create_refund) less, a request for a change those that only
+//     read, and a query that takes nothing away those that delete; the word
+//     after a negation ("don't send it") counts little.
 //
 // Every query word is expanded with related words (related.txt: a
 // hand-written table of domain verbs and nouns and the everyday words for
