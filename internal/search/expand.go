@@ -37,12 +37,11 @@ type searchParams struct {
 	common     float64
 	commonFrom float64
 
-	plural  float64 // bonus of a tool whose name has a plural the query uses
-	role    float64 // bonus of a tool that gives what the query wants or starts from what it has (minus: the reverse)
-	list    float64 // bonus of a listing tool for a query of nouns only
-	ask     float64 // share of its score a tool that changes something loses to a question
-	tell    float64 // share of its score a tool that only reads loses to a request for a change
-	destroy float64 // share of its score a tool that deletes loses to a query that does not ask to take away
+	plural float64 // bonus of a tool whose name has a plural the query uses
+	role   float64 // bonus of a tool that gives what the query wants or starts from what it has (minus: the reverse)
+	list   float64 // bonus of a listing tool for a query of nouns only
+	ask    float64 // share of its score a tool that changes something loses to a question
+	tell   float64 // share of its score a tool that only reads loses to a request for a change
 
 	// A word of the query that says where ("an index from a collection",
 	// "a user in the team") counts this much toward covering a tool's
@@ -74,12 +73,11 @@ var defaultSearchParams = searchParams{
 	common:     0.3,
 	commonFrom: 300,
 
-	plural:  1,
-	role:    1,
-	list:    1,
-	ask:     0.5,
-	tell:    0.1,
-	destroy: 0.1,
+	plural: 1,
+	role:   1,
+	list:   1,
+	ask:    0.5,
+	tell:   0.1,
 
 	place: 0.7,
 

@@ -37,9 +37,6 @@ var (
 	// searchAsksChangeWords ask for a change in a query, though a tool
 	// named for them may only look (start a trace, open a page).
 	searchAsksChangeWords = wordSet(`start stop open close`)
-	// searchDestroyWords are the verbs of tools that delete.
-	searchDestroyWords = wordSet(`delete remove drop erase destroy purge discard wipe kill terminate
-		revoke uninstall prune clean cleanup clear`)
 	// searchReadWords are the verbs of tools that read.
 	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
 		check inspect lookup browse explain analyze`)
@@ -205,10 +202,9 @@ func queryDirection(all []searchToken) int {
 // tools whose name has the plural it uses gain; tools that give what it
 // wants or start from what it has gain, and outrank their server's tools
 // that go the other way (orderByRole); a question that asks for no change
-// weighs tools that change less, a request for a change tools that only
-// read, and a query that takes nothing away tools that delete; and a
-// query of nouns only that names a plural ("stripe invoices") favours the
-// tools that list.
+// weighs tools that change less, and a request for a change tools that
+// only read; and a query of nouns only that names a plural ("stripe
+// invoices") favours the tools that list.
 func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 	p := &ix.params
 	if q.direction != 0 {
@@ -263,19 +259,6 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 		for i := range ix.docs {
 			if ix.intent[i].reads {
 				scores[i] *= 1 - p.tell
-			}
-		}
-	}
-	// A tool that deletes ranks a little lower unless the query asks to
-	// take something away: of two tools that fit as well, the one that
-	// cannot lose data.
-	if q.direction >= 0 && p.destroy > 0 {
-		for i := range ix.docs {
-			for _, w := range ix.intent[i].surfaces {
-				if searchDestroyWords[w] {
-					scores[i] *= 1 - p.destroy
-					break
-				}
 			}
 		}
 	}

@@ -182,21 +182,3 @@ func TestSearchRoleOrdersSiblings(t *testing.T) {
 		t.Errorf("sourceStems = %v, want coordin and height (not the verb)", got)
 	}
 }
-
-// TestSearchDeletingToolsWaitToBeAsked checks that of two tools that fit a
-// query as well, the one that deletes ranks second unless the query asks
-// to take something away.
-func TestSearchDeletingToolsWaitToBeAsked(t *testing.T) {
-	entries := []ToolEntry{
-		{Server: "wiki", Tool: "delete_page", Description: "A page of the wiki"},
-		{Server: "wiki", Tool: "edit_page", Description: "A page of the wiki"},
-	}
-	ix := NewIndex(entries)
-	expectSearchTop(t, ix, entries, "the wiki page", "wiki.edit_page")
-	expectSearchTop(t, ix, entries, "get rid of the wiki page", "wiki.delete_page")
-
-	// Without the cue, the first by name wins the tie.
-	p := defaultSearchParams
-	p.destroy = 0
-	expectSearchTop(t, newIndex(entries, p, theSearchVocab()), entries, "the wiki page", "wiki.delete_page")
-}

@@ -69,9 +69,8 @@ type Hit struct {
 //     invoices") favours the tools that list;
 //   - what the query's form asks for: a question that asks for no change
 //     ("how much money is in the account") weighs the tools named for a
-//     change (create_refund) less, a request for a change those that only
-//     read, and a query that takes nothing away those that delete; the word
-//     after a negation ("don't send it") counts little.
+//     change (create_refund) less, and a request for a change those that
+//     only read; the word after a negation ("don't send it") counts little.
 //
 // Every query word is expanded with related words (related.txt: a
 // hand-written table of domain verbs and nouns and the everyday words for
