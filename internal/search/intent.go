@@ -248,7 +248,7 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 		}
 		ix.orderByRole(q, scores)
 	}
-	if q.asks && p.ask > 0 {
+	if q.asks() && p.ask > 0 {
 		for i := range ix.docs {
 			if ix.intent[i].changes {
 				scores[i] *= 1 - p.ask
@@ -289,8 +289,10 @@ type parsedQuery struct {
 	listing   bool            // nouns only (besides server names), one of them plural
 	changes   bool            // a verb of change
 	question  bool            // it starts as a question does
-	asks      bool            // a question that asks for no change
 }
+
+// asks reports whether the query is a question that asks for no change.
+func (q *parsedQuery) asks() bool { return q.question && !q.changes }
 
 // parseIntent reads the query's direction, plurals and whether it asks for
 // a list; serverStem reports the stems that name a server, which are
@@ -398,8 +400,14 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 // searchAsksQuestion reports whether q starts as a question does ("how
 // much", "which", "is there").
 func searchAsksQuestion(q string) bool {
+	return searchQuestionWords[strings.Trim(searchFirstWord(q), ",.?!")]
+}
+
+// searchFirstWord returns q's first word as written, in lower case, with
+// any punctuation it carries.
+func searchFirstWord(q string) string {
 	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
-	return searchQuestionWords[strings.Trim(first, ",.?!")]
+	return first
 }
 
 // orderByRole ranks, within each server, the tools that go the query's

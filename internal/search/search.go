@@ -584,7 +584,6 @@ func (ix *Index) namedServers(groups [][]termExpansion) (named []float64, namedB
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 	groups, intent := ix.queryGroups(ix.vocab.prepare(query))
 	intent.question = searchAsksQuestion(query)
-	intent.asks = intent.question && !intent.changes
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {

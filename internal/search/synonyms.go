@@ -59,11 +59,7 @@ func newSearchVocab(table, idioms string) *searchVocab {
 	v := &searchVocab{related: buildSearchSynonyms(table), idioms: parseSearchIdioms(idioms)}
 	v.byFirst, v.slotted = map[string][]searchIdiom{}, map[string][]searchIdiom{}
 	for _, p := range v.idioms {
-		end := 0
-		for end < len(p.from) && searchIsWordByte(p.from[end]) {
-			end++
-		}
-		first := strings.ToLower(p.from[:end])
+		first := strings.ToLower(p.from[:searchWordEnd(p.from, 0)])
 		if p.head != "" {
 			v.slotted[first] = append(v.slotted[first], p)
 		} else {
@@ -281,15 +277,11 @@ func (v *searchVocab) rewritePhrases(q string) string {
 			i++
 			continue
 		}
-		end := i
-		for end < len(q) && searchIsWordByte(q[end]) {
-			end++
-		}
+		end := searchWordEnd(q, i)
 		first := strings.ToLower(q[i:end])
 		n := 0
 		for _, p := range v.byFirst[first] {
-			j := i + len(p.from)
-			if j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) && (tail < 0 || j <= tail) {
+			if j, ok := searchWordsAt(q, i, p.from); ok && (tail < 0 || j <= tail) {
 				b.WriteString(p.to)
 				n = len(p.from)
 				break
@@ -334,24 +326,6 @@ func (v *searchVocab) rewritePhrases(q string) string {
 // its head, then 1 to searchSlotWords words (with their apostrophes and
 // hyphens) each after one space, then its tail as whole words. It returns
 // where the tail, with the space before it, starts and ends.
-// longerPhraseAt reports whether a whole phrase that starts at q[i] runs
-// past end: a phrase with a slot and a one-word tail ("are * running")
-// does not take "are we running out of space", whose "running out of"
-// says more.
-func (v *searchVocab) longerPhraseAt(q string, i, end int) bool {
-	e := i
-	for e < len(q) && searchIsWordByte(q[e]) {
-		e++
-	}
-	for _, p := range v.byFirst[strings.ToLower(q[i:e])] {
-		j := i + len(p.from)
-		if j > end && j <= len(q) && strings.EqualFold(q[i:j], p.from) && (j == len(q) || !searchIsWordByte(q[j])) {
-			return true
-		}
-	}
-	return false
-}
-
 func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok bool) {
 	j := i + len(p.head)
 	if j >= len(q) || !strings.EqualFold(q[i:j], p.head) || q[j] != ' ' {
@@ -360,7 +334,7 @@ func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok
 	for words := 0; j < len(q) && q[j] == ' '; {
 		j++
 		if words > 0 {
-			if e := j + len(p.tail); e <= len(q) && strings.EqualFold(q[j:e], p.tail) && (e == len(q) || !searchIsWordByte(q[e])) {
+			if e, ok := searchWordsAt(q, j, p.tail); ok {
 				return j - 1, e, true // with the space before it
 			}
 		}
@@ -377,6 +351,37 @@ func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok
 		j, words = k, words+1
 	}
 	return 0, 0, false
+}
+
+// longerPhraseAt reports whether a whole phrase that starts at q[i] runs
+// past end: a phrase with a slot and a one-word tail ("are * running")
+// does not take "are we running out of space", whose "running out of"
+// says more.
+func (v *searchVocab) longerPhraseAt(q string, i, end int) bool {
+	for _, p := range v.byFirst[strings.ToLower(q[i:searchWordEnd(q, i)])] {
+		if j, ok := searchWordsAt(q, i, p.from); ok && j > end {
+			return true
+		}
+	}
+	return false
+}
+
+// searchWordsAt reports whether q holds the words w at i (case aside, and
+// ending at a word's end), and where they end.
+func searchWordsAt(q string, i int, w string) (end int, ok bool) {
+	j := i + len(w)
+	if j > len(q) || !strings.EqualFold(q[i:j], w) || j < len(q) && searchIsWordByte(q[j]) {
+		return 0, false
+	}
+	return j, true
+}
+
+// searchWordEnd returns where the word that starts at s[i] ends.
+func searchWordEnd(s string, i int) int {
+	for i < len(s) && searchIsWordByte(s[i]) {
+		i++
+	}
+	return i
 }
 
 func searchIsWordByte(b byte) bool {
@@ -398,7 +403,7 @@ var searchAnswerTypes = map[string]string{
 // question's first words count: "notify me when it ends" asks for no time.
 func searchAnswerType(q string) string {
 	lower := strings.ToLower(strings.TrimSpace(q))
-	first, _, _ := strings.Cut(lower, " ")
+	first := searchFirstWord(q)
 	if kind, ok := searchAnswerTypes[first]; ok {
 		return q + " " + kind
 	}
@@ -459,6 +464,8 @@ var (
 	searchQuantity = regexp.MustCompile(`(?i)\b\d+(\.\d+)?\s?(` + searchUnitWords + `)\b`)
 )
 
+// searchUnitName is the one name of a unit as written (lower case):
+// "metres", "meters" and "meter" are all "meter", "ft" and "feet" "foot".
 func searchUnitName(u string) string {
 	if full, ok := searchUnitForms[u]; ok {
 		return full
