@@ -26,7 +26,7 @@ import (
 func startEverythingHTTP(t *testing.T) string {
 	t.Helper()
 	bin := pinnedNpmBin(t, "mcp-server-everything")
-	port := clitest.FreePort(t)
+	port := testenv.FreePort(t)
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	var out testenv.Buffer

@@ -45,7 +45,7 @@ func TestVSCodeConnects(t *testing.T) {
 	httpConfig := filepath.Join(f.Dir, "http.toml")
 	f.Write(t, httpConfig, "[servers.viahttp]\ncommand = "+strconv.Quote(f.Server)+
 		"\nargs = [\"-name\", \"viahttp\", \"-log\", "+strconv.Quote(f.Log)+"]\n")
-	editorPort := strconv.Itoa(clitest.FreePort(t))
+	editorPort := strconv.Itoa(testenv.FreePort(t))
 	editor := "http://127.0.0.1:" + editorPort
 	// VS Code runs servers from the user settings in the browser (a web
 	// worker), so this one needs the editor's origin allowed for CORS.

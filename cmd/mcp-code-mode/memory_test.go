@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // stdout runs code through run_python and returns what it printed; a run
@@ -228,7 +229,7 @@ func TestHTTPClientsWithDifferentTokensDoNotSeeEachOthersMemory(t *testing.T) {
 	if err := os.Chmod(tokens, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", fmt.Sprintf("127.0.0.1:%d", clitest.FreePort(t)), "--tokens-file", tokens)
+	r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)), "--tokens-file", tokens)
 	if r.Code != 1 || !strings.Contains(r.Stderr, "others may read it (mode 0644)") {
 		t.Fatalf("a tokens file of mode 0644: exit %d %q, want refused", r.Code, r.Stderr)
 	}

@@ -134,7 +134,7 @@ scrape_configs:
 `, target, tokenFile, target)
 	cfgFile := filepath.Join(dir, "prometheus.yml")
 	f.Write(t, cfgFile, cfg)
-	port := clitest.FreePort(t)
+	port := testenv.FreePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	prom := exec.CommandContext(ctx, prometheusBin, "--config.file", cfgFile, "--storage.tsdb.path", filepath.Join(dir, "tsdb"),
 		"--web.listen-address", fmt.Sprintf("127.0.0.1:%d", port))

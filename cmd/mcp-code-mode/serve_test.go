@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testserver/calllog"
 )
 
@@ -181,7 +182,7 @@ func TestServeHTTP(t *testing.T) {
 func TestServeHTTPToken(t *testing.T) {
 	f := clitest.NewFixture(t, "")
 	t.Run("no auth off loopback refused", func(t *testing.T) {
-		port := strconv.Itoa(clitest.FreePort(t))
+		port := strconv.Itoa(testenv.FreePort(t))
 		for _, addr := range []string{"0.0.0.0:" + port, ":" + port} {
 			r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", addr, "--no-auth")
 			if r.Code != 1 || !strings.Contains(r.Stderr, "--no-auth is only allowed on a loopback address") {
@@ -223,14 +224,14 @@ func TestServeHTTPToken(t *testing.T) {
 		clitest.Initialize(t, c)
 	})
 	t.Run("token variable unset", func(t *testing.T) {
-		port := strconv.Itoa(clitest.FreePort(t))
+		port := strconv.Itoa(testenv.FreePort(t))
 		r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "0.0.0.0:"+port, "--token-env", "MCM_TEST_TOKEN")
 		if r.Code != 1 || !strings.Contains(r.Stderr, "MCM_TEST_TOKEN") {
 			t.Errorf("exit %d stderr %q: want 1 and the variable named", r.Code, r.Stderr)
 		}
 	})
 	t.Run("malformed --allow-origin refused", func(t *testing.T) {
-		port := strconv.Itoa(clitest.FreePort(t))
+		port := strconv.Itoa(testenv.FreePort(t))
 		for _, origin := range []string{"127.0.0.1:8080", "http://127.0.0.1:8080/app", "*"} {
 			r := f.Run(t, "", nil, "serve", "--config", f.Config, "--http", "127.0.0.1:"+port, "--allow-origin", origin)
 			if r.Code != 1 || !strings.Contains(r.Stderr, "--allow-origin") || !strings.Contains(r.Stderr, origin) {

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // otlpReceiver is an OTLP/HTTP trace receiver: it decodes each export as
@@ -263,7 +264,7 @@ func names(spans []*tracepb.Span) []string {
 func TestARunSucceedsWhenTheOTLPEndpointRefusesConnections(t *testing.T) {
 	clitest.NeedEngine(t)
 	f := clitest.NewFixture(t, "")
-	port := clitest.FreePort(t) // nothing listens there
+	port := testenv.FreePort(t) // nothing listens there
 	for _, protocol := range []string{"http/protobuf", "grpc"} {
 		t.Run(strings.ReplaceAll(protocol, "/", "-"), func(t *testing.T) {
 			env := []string{fmt.Sprintf("OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:%d", port), "OTEL_EXPORTER_OTLP_PROTOCOL=" + protocol}

@@ -177,21 +177,10 @@ func CloseServe(t testing.TB, c *client.Client, cmd *exec.Cmd, stderr *testenv.B
 	}
 }
 
-// FreePort returns a TCP port that was free a moment ago.
-func FreePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // HTTPServe starts `serve --http ADDR` and waits until it listens.
 func (f *Fixture) HTTPServe(t testing.TB, env []string, args ...string) (*Proc, string) {
 	t.Helper()
-	port := strconv.Itoa(FreePort(t))
+	port := strconv.Itoa(testenv.FreePort(t))
 	addr := ""
 	for i, a := range args {
 		if a == "--http" {

@@ -109,7 +109,7 @@ func StartDockerd(t testing.TB, opts DockerdOptions) *Dockerd {
 		"--cgroup-parent=/" + filepath.Base(dir),
 	}
 	if opts.TLS != nil {
-		port := freePort(t)
+		port := strconv.Itoa(FreePort(t))
 		d.TCP = "tcp://127.0.0.1:" + port
 		d.args = append(d.args, "-H", d.TCP, "--tlsverify",
 			"--tlscacert", opts.TLS.CA, "--tlscert", opts.TLS.Cert, "--tlskey", opts.TLS.Key)
@@ -146,16 +146,6 @@ func (d *Dockerd) makeBridge() {
 		return
 	}
 	d.t.Fatal("no free /24 in 198.18.0.0/15 for the second engine's bridge")
-}
-
-// freePort is a loopback TCP port free a moment ago.
-func freePort(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
 // Start starts the engine (again, after Kill or Stop, with the same data)
