@@ -617,36 +617,44 @@ func FuzzSearch(f *testing.F) {
 // A value written into a query says what kind of thing it is about.
 func TestSearchLiteralKinds(t *testing.T) {
 	checkRewrites(t, "searchLiteralKinds", searchLiteralKinds, map[string]string{
-		"show the last lines of server.log":    "show the last lines of server.log file",
-		"what is in ~/notes/today":             "what is in ~/notes/today file path",
-		"load example.com and click around":    "load example.com and click around url page website",
-		"open https://acme.dev/pricing":        "open https://acme.dev/pricing url page website",
-		"tell #eng the deploy is done":         "tell #eng the deploy is done channel",
-		"find jane@example.com":                "find jane@example.com email", // its domain is not a page
-		"what is at 48.8584, 2.2945":           "what is at 48.8584, 2.2945 coordinates latitude longitude",
-		"multiply 3.5, 2.5":                    "multiply 3.5, 2.5",            // two numbers
-		"how do I use node.js streams":         "how do I use node.js streams", // a library, not a file
-		"look at cat.png":                      "look at cat.png file media image",
-		"diff a.yaml and b.yaml":               "diff a.yaml and b.yaml file multiple",
-		"a.txt, b.txt and c.txt":               "a.txt, b.txt and c.txt file multiple",
-		"hit the pod from localhost:5432":      "hit the pod from localhost:5432 port localhost",
-		"issue #12 and the c# docs":            "issue #12 and the c# docs",
-		"mail a@b.io the report.pdf from a.co": "mail a@b.io the report.pdf from a.co email file url page website",
-		"ping 10.0.0.5":                        "ping 10.0.0.5 ip address",
-		"is 10.0.0.5 in 10.0.0.0/8":            "is 10.0.0.5 in 10.0.0.0/8 ip address subnet network range",
-		"is 2.3.1 newer than 2.10.0":           "is 2.3.1 newer than 2.10.0 version", // not an IP address
-		"upgrade to v1.4.0-rc.1":               "upgrade to v1.4.0-rc.1 version",
-		"what weekday was 4 july 1976":         "what weekday was 4 july 1976 date",
-		"due 2024-05-01":                       "due 2024-05-01 date",
-		"move my 2pm meeting to 4:30":          "move my 2pm meeting to 4:30 time",
-		"charge $20 to the card":               "charge $20 to the card amount price currency",
-		"a 20% discount":                       "a 20% discount percent percentage",
-		"is 4111 1111 1111 1111 valid":         "is 4111 1111 1111 1111 valid card number",
-		"call +1 415 555 0100":                 "call +1 415 555 0100 phone number",
-		"how many feet is 3 meters":            "how many feet is 3 meters convert unit",
-		"20 celsius in fahrenheit":             "20 celsius in fahrenheit convert unit",
-		"3 metres in meters":                   "3 metres in meters",        // one unit, spelt two ways
-		"buffer 3 meters around it":            "buffer 3 meters around it", // one unit: no conversion
+		"show the last lines of server.log":     "show the last lines of server.log file",
+		"what is in ~/notes/today":              "what is in ~/notes/today file path",
+		"load example.com and click around":     "load example.com and click around url page website",
+		"open https://acme.dev/pricing":         "open https://acme.dev/pricing url page website",
+		"tell #eng the deploy is done":          "tell #eng the deploy is done channel",
+		"find jane@example.com":                 "find jane@example.com email", // its domain is not a page
+		"what is at 48.8584, 2.2945":            "what is at 48.8584, 2.2945 coordinates latitude longitude",
+		"multiply 3.5, 2.5":                     "multiply 3.5, 2.5",            // two numbers
+		"how do I use node.js streams":          "how do I use node.js streams", // a library, not a file
+		"look at cat.png":                       "look at cat.png file media image",
+		"diff a.yaml and b.yaml":                "diff a.yaml and b.yaml file multiple",
+		"a.txt, b.txt and c.txt":                "a.txt, b.txt and c.txt file multiple",
+		"hit the pod from localhost:5432":       "hit the pod from localhost:5432 port localhost",
+		"issue #12 and the c# docs":             "issue #12 and the c# docs",
+		"mail a@b.io the report.pdf from a.co":  "mail a@b.io the report.pdf from a.co email file url page website",
+		"ping 10.0.0.5":                         "ping 10.0.0.5 ip address",
+		"is 10.0.0.5 in 10.0.0.0/8":             "is 10.0.0.5 in 10.0.0.0/8 ip address subnet network range",
+		"is 2.3.1 newer than 2.10.0":            "is 2.3.1 newer than 2.10.0 version", // not an IP address
+		"upgrade to v1.4.0-rc.1":                "upgrade to v1.4.0-rc.1 version",
+		"what weekday was 4 july 1976":          "what weekday was 4 july 1976 date",
+		"due 2024-05-01":                        "due 2024-05-01 date",
+		"move my 2pm meeting to 4:30":           "move my 2pm meeting to 4:30 time",
+		"charge $20 to the card":                "charge $20 to the card amount price currency",
+		"a 20% discount":                        "a 20% discount percent percentage",
+		"is 4111 1111 1111 1111 valid":          "is 4111 1111 1111 1111 valid card number",
+		"call +1 415 555 0100":                  "call +1 415 555 0100 phone number",
+		"how many feet is 3 meters":             "how many feet is 3 meters convert unit",
+		"20 celsius in fahrenheit":              "20 celsius in fahrenheit convert unit",
+		"3 metres in meters":                    "3 metres in meters",        // one unit, spelt two ways
+		"buffer 3 meters around it":             "buffer 3 meters around it", // one unit: no conversion
+		"what does SELECT name FROM users give": "what does SELECT name FROM users give sql query database",
+		"select a row from the table":           "select a row from the table", // words, not a statement
+		"run it at 0 3 * * 1":                   "run it at 0 3 * * 1 cron schedule",
+		"add 1 2 3 4 5":                         "add 1 2 3 4 5", // five numbers, no star or range
+		"what is DATABASE_URL set to":           "what is DATABASE_URL set to environment variable",
+		"read the README":                       "read the README", // one capitalised word
+		"copy gs://acme/logs here":              "copy gs://acme/logs here bucket object storage",
+		"restart deploy/web":                    "restart deploy/web kubernetes resource",
 	})
 }
 

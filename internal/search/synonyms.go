@@ -428,7 +428,9 @@ func searchAnswerType(q string) string {
 // and "next.js" are mostly libraries. Coordinates need three decimals, so
 // "3.5, 2.5" is two numbers. An IP address has four parts and a version
 // three ("2.3.1"); dates, times of day, amounts of money, percentages, card
-// and phone numbers each name their kind.
+// and phone numbers each name their kind, as do an SQL statement, a cron
+// expression ("0 3 * * 1"), an environment variable (DATABASE_URL), a
+// bucket's URI (s3://, gs://) and a Kubernetes object (deploy/web).
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
@@ -448,6 +450,10 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage"},
 	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number"},
 	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number"},
+	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database"},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable"},
+	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage"},
+	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
 }
 
 // searchUnitWords are units of measure, as written after a number or on
@@ -495,12 +501,20 @@ var searchUnitForms = map[string]string{
 // about a file, and one that names two or more about several at once.
 var searchFileName = regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`)
 
+// searchCron is a cron expression ("0 3 * * 1", "*/5 * * * *"): five
+// fields, with two stars in a row or a step (searchCronStars), which
+// arithmetic ("2 * 3 * 4") does not have.
+var (
+	searchCron      = regexp.MustCompile(`(^|\s)([\d*/,-]+\s+){4}[\d*/,-]+([\s,.;:?!)]|$)`)
+	searchCronStars = regexp.MustCompile(`\*\s+\*|\*/\d`)
+)
+
 // searchEmailAddress is an email address: the kind it adds is email, and
 // its domain is not a web page.
 var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
 
 // searchLiteralKinds adds to q the words of the kinds of value it holds (see
-// searchFileName, searchLiterals and searchEmailAddress), each kind once,
+// searchFileName, searchLiterals, searchCron and searchEmailAddress), each kind once,
 // and a conversion when it names two units of measure, one with a number.
 func searchLiteralKinds(q string) string {
 	var add []string
@@ -519,6 +533,9 @@ func searchLiteralKinds(q string) string {
 		if l.re.MatchString(rest) {
 			add = append(add, l.words)
 		}
+	}
+	if m := searchCron.FindString(rest); m != "" && searchCronStars.MatchString(m) {
+		add = append(add, "cron schedule")
 	}
 	// Two units of measure, one of them with a number ("how many feet is
 	// 3 meters", "20 celsius in fahrenheit"): a conversion.
