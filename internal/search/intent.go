@@ -314,7 +314,7 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 			// Not a dictionary word as written: maybe a plural.
 			if b, okb := lx.baseForm(w); okb && strings.HasSuffix(w, "s") && string(lx.wordAt(b)) != w {
 				q.plurals[w] = true
-				if lx.dominantPart(b) == 'v' {
+				if lx.dominantPart(b) == 'v' && !lx.hasPart(b, 'n') {
 					verb = true
 				}
 				continue
@@ -324,12 +324,28 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 			}
 			continue
 		}
+		// A plural that is a word of its own too ("boards", "channels").
+		if one, ok := lx.lookup(strings.TrimSuffix(w, "s")); ok && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && lx.hasPart(one, 'n') {
+			q.plurals[w] = true
+		}
 		if lx.dominantPart(i) == 'v' || searchDoWords[w] || searchUndoWords[w] || searchListWords[w] {
 			verb = true
 		}
 	}
 	q.listing = !verb && len(q.plurals) > 0
 	return q
+}
+
+// hasPart reports whether word line i has a sense of part of speech pos
+// ('n', 'v', ...) among its kept senses.
+func (lx *lexicon) hasPart(i int, pos byte) bool {
+	has := false
+	lx.eachSense(i, func(s lexSense) {
+		if !s.math && lx.partOfSpeech(s.synset) == pos {
+			has = true
+		}
+	})
+	return has
 }
 
 // dominantPart returns the part of speech of word line i's heaviest sense.

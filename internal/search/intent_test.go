@@ -20,6 +20,12 @@ func intentEntries() []ToolEntry {
 		ToolEntry{Server: "shop", Tool: "create_invoice", Description: "Create an invoice"},
 		ToolEntry{Server: "shop", Tool: "finalize_invoice", Description: "Finalize an invoice"},
 		ToolEntry{Server: "shop", Tool: "list_invoices", Description: "List invoices"},
+		ToolEntry{Server: "shop", Tool: "create_label", Description: "Create a label"},
+		ToolEntry{Server: "shop", Tool: "delete_labels", Description: "Delete labels"},
+		ToolEntry{Server: "shop", Tool: "list_labels", Description: "List labels"},
+		ToolEntry{Server: "shop", Tool: "create_board", Description: "Create a board"},
+		ToolEntry{Server: "shop", Tool: "delete_boards", Description: "Delete boards"},
+		ToolEntry{Server: "shop", Tool: "list_boards", Description: "List boards"},
 		ToolEntry{Server: "calendar", Tool: "cancel_meeting", Description: "Cancel a meeting"},
 		ToolEntry{Server: "calendar", Tool: "schedule_meeting", Description: "Schedule a meeting"},
 		ToolEntry{Server: "tickets", Tool: "buy_ticket", Description: "Buy a ticket for an event"},
@@ -61,6 +67,10 @@ func TestSearchListing(t *testing.T) {
 	ix := NewIndex(entries)
 	// The server's name and a plural noun, no verb: the tool that lists.
 	expectSearchTop(t, ix, entries, "shop invoices", "shop.list_invoices")
+	// "labels" is a plural noun though "label" is mostly a verb, and
+	// "boards" though the dictionary has it as a word of its own.
+	expectSearchTop(t, ix, entries, "shop labels", "shop.list_labels")
+	expectSearchTop(t, ix, entries, "shop boards", "shop.list_boards")
 	// With a verb it is the verb's tool.
 	expectSearchTop(t, ix, entries, "finalize shop invoices", "shop.finalize_invoice")
 }
