@@ -301,9 +301,9 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 	lx := theLexicon()
 	q := &parsedQuery{direction: queryDirection(all), plurals: map[string]bool{}}
 	verb := false
-	for _, t := range all {
+	for k, t := range all {
 		w := t.surface
-		if searchChangeWords[w] || searchAsksChangeWords[w] {
+		if (searchChangeWords[w] || searchAsksChangeWords[w]) && !searchAfterDid(all, k) {
 			q.changes = true
 		}
 		if isSearchStopWord(w) || serverStem(t.stem) {
@@ -411,6 +411,18 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 	}
 	toks := searchTokenize(desc, true)
 	return roleStems(toks, searchToWords), mergeStems(roleStems(toks, searchFromWords), sourceStems(toks))
+}
+
+// searchAfterDid reports whether the word at i follows "did" or "didn't"
+// within three words ("what did I change", "did anyone delete it"): a change
+// that happened, asked about, not one asked for.
+func searchAfterDid(all []searchToken, i int) bool {
+	for k := max(0, i-3); k < i; k++ {
+		if w := all[k].surface; w == "did" || w == "didn't" || w == "didnt" {
+			return true
+		}
+	}
+	return false
 }
 
 // searchAsksQuestion reports whether q starts as a question does ("how

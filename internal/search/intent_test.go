@@ -126,11 +126,16 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 		{Server: "notes", Tool: "get_note", Description: "A note of the project"},
 		{Server: "notes", Tool: "add_memo", Description: "A memo of the project"},
 		{Server: "notes", Tool: "read_memo", Description: "A memo of the project"},
+		{Server: "repo", Tool: "change_file", Description: "Change a file since the last commit"},
+		{Server: "repo", Tool: "show_diff", Description: "The changes to files since the last commit"},
 	}
 	ix := NewIndex(entries)
 	expectSearchTop(t, ix, entries, "how much money is in our payment account", "pay.get_balance")
 	expectSearchTop(t, ix, entries, "what's the project's memo", "notes.read_memo")
 	expectSearchTop(t, ix, entries, "save a note in the project", "notes.post_note")
+	// A change asked about ("did") is not one asked for.
+	expectSearchTop(t, ix, entries, "what did I change since the last commit", "repo.show_diff")
+	expectSearchTop(t, ix, entries, "change the file", "repo.change_file")
 
 	// Without the cues, the refund's words win, and of the notes the one
 	// the query does not want: the cues, not the text, decide.
@@ -140,6 +145,7 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 	expectSearchTop(t, plain, entries, "how much money is in our payment account", "pay.create_refund")
 	expectSearchTop(t, plain, entries, "what's the project's memo", "notes.add_memo")
 	expectSearchTop(t, plain, entries, "save a note in the project", "notes.get_note")
+	expectSearchTop(t, plain, entries, "what did I change since the last commit", "repo.change_file")
 }
 
 // TestSearchNegation checks that the word a negation stands before is not
