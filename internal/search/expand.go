@@ -49,6 +49,11 @@ type searchParams struct {
 	place float64
 
 	negated float64 // the word a negation stands before ("don't send it yet", "without merging"): not what is asked for
+
+	// A query about one thing (no plural, no "each" or "all") ranks a tool
+	// for one thing above its sibling for more than one (create_issue,
+	// create_issues) when it scores at least this share of the sibling's.
+	singular float64
 }
 
 var defaultSearchParams = searchParams{
@@ -81,7 +86,8 @@ var defaultSearchParams = searchParams{
 
 	place: 0.7,
 
-	negated: 0.3,
+	negated:  0.3,
+	singular: 0.8,
 }
 
 // expansion fields of a tool

@@ -81,7 +81,7 @@ func fitSearchParams(t *testing.T, entries []ToolEntry, queries []searchQuery) s
 			"expandDesc": &p.expandDesc, "expandParam": &p.expandParam,
 			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "attributive": &p.attributive, "number": &p.number,
 			"numeralSelf": &p.numeralSelf, "common": &p.common, "commonFrom": &p.commonFrom,
-			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place, "ask": &p.ask, "tell": &p.tell, "negated": &p.negated,
+			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place, "ask": &p.ask, "tell": &p.tell, "negated": &p.negated, "singular": &p.singular,
 		}
 	}
 	ints := func(p *searchParams) map[string]*int {

@@ -60,6 +60,7 @@ var searchNegPrefixes = []string{"un", "dis", "de"}
 // siblingInfo is what a tool's name says about direction and listing.
 type siblingInfo struct {
 	sibling  int32           // a tool of the same server that does the reverse, or -1
+	plural   int32           // the same tool for more than one thing (create_issues for create_issue), or -1
 	undo     bool            // this tool is the one that takes away
 	list     bool            // its name has a verb of listing
 	surfaces []string        // its name's words as written (lower case)
@@ -73,7 +74,7 @@ func (ix *Index) findSiblings(names [][]string) {
 	ix.intent = make([]siblingInfo, len(ix.docs))
 	byServer := map[int32][]int{}
 	for i := range ix.docs {
-		ix.intent[i] = siblingInfo{sibling: -1, surfaces: names[i]}
+		ix.intent[i] = siblingInfo{sibling: -1, plural: -1, surfaces: names[i]}
 		byServer[ix.docs[i].server] = append(byServer[ix.docs[i].server], i)
 		for _, w := range names[i] {
 			if searchListWords[w] {
@@ -89,6 +90,24 @@ func (ix *Index) findSiblings(names [][]string) {
 		ix.intent[i].reads = ix.intent[i].reads && !ix.intent[i].changes
 	}
 	for _, docs := range byServer {
+		// Singular and plural siblings: one name with a word in the plural
+		// (create_issue, create_issues).
+		byKey := map[string][]int{}
+		for _, d := range docs {
+			byKey[singularKey(names[d])] = append(byKey[singularKey(names[d])], d)
+		}
+		for _, ds := range byKey {
+			if len(ds) != 2 {
+				continue
+			}
+			a, b := ds[0], ds[1]
+			if len(strings.Join(names[a], "")) > len(strings.Join(names[b], "")) {
+				a, b = b, a
+			}
+			if len(strings.Join(names[a], "")) < len(strings.Join(names[b], "")) {
+				ix.intent[a].plural = int32(b)
+			}
+		}
 		// A name's key: its words with the direction marker taken out. Two
 		// tools with one key, one that undoes and one that does not, are
 		// siblings.
@@ -115,6 +134,23 @@ func (ix *Index) findSiblings(names [][]string) {
 			}
 		}
 	}
+}
+
+// singularKey is a tool name's words with their plurals made singular
+// ("issues" -> "issue", "entries" -> "entry"), which a tool for one thing and
+// its sibling for more than one share.
+func singularKey(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w = strings.TrimSuffix(w, "s")
+			if base, ok := strings.CutSuffix(w, "ie"); ok {
+				w = base + "y"
+			}
+		}
+		out[i] = w
+	}
+	return strings.Join(out, " ")
 }
 
 type directionVariant struct {
@@ -198,8 +234,10 @@ func queryDirection(all []searchToken) int {
 }
 
 // intentBonuses adjusts scores by what the query's form says: the sibling
-// its direction points to takes the higher of the two siblings' scores;
-// tools whose name has the plural it uses gain; tools that give what it
+// its direction points to takes the higher of the two siblings' scores; a
+// query about one thing puts a tool for one above its sibling for several
+// (create_issue, create_issues) when the two score close; tools whose name
+// has the plural it uses gain; tools that give what it
 // wants or start from what it has gain, and outrank their server's tools
 // that go the other way (orderByRole); a question that asks for no change
 // weighs tools that change less, and a request for a change tools that
@@ -218,6 +256,16 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 				continue
 			}
 			scores[i], scores[o] = scores[o], scores[i]
+		}
+	}
+	if len(q.plurals) == 0 && !q.many && p.singular > 0 {
+		// A query about one thing: of a tool for one and its sibling for
+		// more than one, scored close, the one for one comes first.
+		for i := range ix.docs {
+			o := ix.intent[i].plural
+			if o >= 0 && scores[i] > 0 && scores[o] > scores[i] && scores[i] >= p.singular*scores[o] {
+				scores[i], scores[o] = scores[o], scores[i]
+			}
 		}
 	}
 	if len(q.plurals) > 0 && p.plural > 0 {
@@ -289,6 +337,7 @@ type parsedQuery struct {
 	listing   bool            // nouns only (besides server names), one of them plural
 	changes   bool            // a verb of change
 	question  bool            // it starts as a question does
+	many      bool
 }
 
 // asks reports whether the query is a question that asks for no change.
@@ -303,6 +352,9 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 	verb := false
 	for k, t := range all {
 		w := t.surface
+		if searchManyWords[w] {
+			q.many = true
+		}
 		if (searchChangeWords[w] || searchAsksChangeWords[w]) && !searchAfterDid(all, k) {
 			q.changes = true
 		}
@@ -519,3 +571,7 @@ func mergeStems(a, b map[string]bool) map[string]bool {
 	}
 	return a
 }
+
+// searchManyWords say that a query is about more than one thing, though
+// no noun of it is a plural ("each page", "list everyone").
+var searchManyWords = wordSet(`each every all multiple several many batch bulk both these those them some everyone everybody everything list`)

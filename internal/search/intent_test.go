@@ -12,6 +12,8 @@ import (
 func intentEntries() []ToolEntry {
 	return append(testSearchEntries(),
 		ToolEntry{Server: "tracker", Tool: "add_label", Description: "Add a label to an issue"},
+		ToolEntry{Server: "tracker", Tool: "create_issue", Description: "Create a new issue in a project"},
+		ToolEntry{Server: "tracker", Tool: "create_issues", Description: "Create many new issues in a project at once"},
 		ToolEntry{Server: "tracker", Tool: "remove_label", Description: "Remove a label from an issue"},
 		ToolEntry{Server: "alerts", Tool: "mute_host", Description: "Mute a host"},
 		ToolEntry{Server: "alerts", Tool: "unmute_host", Description: "Unmute a host"},
@@ -73,6 +75,45 @@ func TestSearchListing(t *testing.T) {
 	expectSearchTop(t, ix, entries, "shop boards", "shop.list_boards")
 	// With a verb it is the verb's tool.
 	expectSearchTop(t, ix, entries, "finalize shop invoices", "shop.finalize_invoice")
+}
+
+// TestSearchSingularSibling checks that a query about one thing puts the
+// tool for one above its sibling for several when the two score close, and
+// leaves them be for a query about several or when they are far apart.
+func TestSearchSingularSibling(t *testing.T) {
+	entries := intentEntries()
+	ix := NewIndex(entries)
+	one, many := -1, -1
+	for i, e := range entries {
+		switch e.Server + "." + e.Tool {
+		case "tracker.create_issue":
+			one = i
+		case "tracker.create_issues":
+			many = i
+		}
+	}
+	if one < 0 || many < 0 || ix.intent[one].plural != int32(many) || ix.intent[many].plural != -1 {
+		t.Fatalf("create_issue (%d) and create_issues (%d) are not found as siblings: %+v", one, many, ix.intent[one])
+	}
+	for _, c := range []struct {
+		query      string
+		oneScore   float64
+		wantSwitch bool
+	}{
+		{"file a bug in the project", 9, true},
+		{"file a bug for each page", 9, false},     // "each": several
+		{"file bugs in the project", 9, false},     // a plural
+		{"file a bug in the project", 5, false},    // far apart: the text decides
+		{"list everyone in the project", 9, false}, // "everyone", "list": several
+	} {
+		_, q := ix.expand(c.query)
+		scores := make([]float64, len(entries))
+		scores[one], scores[many] = c.oneScore, 10
+		ix.intentBonuses(q, scores)
+		if got := scores[one] > scores[many]; got != c.wantSwitch {
+			t.Errorf("%q with scores %v and 10: the tool for one first = %v, want %v", c.query, c.oneScore, got, c.wantSwitch)
+		}
+	}
 }
 
 func TestSearchLexicon(t *testing.T) {
