@@ -35,8 +35,9 @@ var (
 		upsert attach detach lock unlock pin unpin follow unfollow subscribe unsubscribe star unstar
 		link unlink block unblock clear fork transfer grant run execute trigger launch kill`)
 	// searchAsksChangeWords ask for a change in a query, though a tool
-	// named for them may only look (start a trace, open a page).
-	searchAsksChangeWords = wordSet(`start stop open close`)
+	// named for them may only look (start a trace, open a page), or though
+	// tools do not name themselves so (keep, remember, note).
+	searchAsksChangeWords = wordSet(`start stop open close keep remember record jot note file`)
 	// searchReadWords are the verbs of tools that read.
 	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
 		check inspect lookup browse explain analyze`)
@@ -355,7 +356,7 @@ func parseIntent(all []searchToken, serverStem func(string) bool) *parsedQuery {
 		if searchManyWords[w] {
 			q.many = true
 		}
-		if (searchChangeWords[w] || searchAsksChangeWords[w]) && !searchAfterDid(all, k) {
+		if (searchChangeWords[w] || searchAsksChangeWords[w]) && !searchAfterDid(all, k) && !searchAsNoun(all, k) {
 			q.changes = true
 		}
 		if isSearchStopWord(w) || serverStem(t.stem) {
@@ -463,6 +464,27 @@ func descriptionRoles(desc string) (to, from map[string]bool) {
 	}
 	toks := searchTokenize(desc, true)
 	return roleStems(toks, searchToWords), mergeStems(roleStems(toks, searchFromWords), sourceStems(toks))
+}
+
+// searchAsNoun reports whether the word at i is a noun by what comes
+// before it: an article, a possessive or a preposition (searchNounContext),
+// maybe with up to two adjectives between ("the update", "my latest note").
+func searchAsNoun(all []searchToken, i int) bool {
+	lx := theLexicon()
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		w := all[k].surface
+		if searchNounContext[w] {
+			return true
+		}
+		li, ok := lx.baseForm(w)
+		if !ok {
+			return false
+		}
+		if p := lx.dominantPart(li); p != 'a' && p != 's' {
+			return false
+		}
+	}
+	return false
 }
 
 // searchAfterDid reports whether the word at i follows "did" or "didn't"

@@ -189,6 +189,28 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 	expectSearchTop(t, plain, entries, "what did I change since the last commit", "repo.change_file")
 }
 
+// TestSearchAsksForChange checks which queries ask for a change: a verb
+// of change or a request word ("keep", "note"), not the same word as a noun
+// after an article or possessive, nor a change asked about after "did".
+func TestSearchAsksForChange(t *testing.T) {
+	for q, want := range map[string]bool{
+		"keep my home address for later":          true,
+		"note that alice manages bob":             true,
+		"update the ticket":                       true,
+		"show the note":                           false,
+		"what's in the latest update":             false,
+		"read my file":                            false,
+		"what did I change since the last commit": false,
+		"did anyone delete the branch":            false,
+		"delete the branch":                       true,
+	} {
+		p := parseIntent(searchTokenize(q, true), func(string) bool { return false })
+		if p.changes != want {
+			t.Errorf("%q: asks for a change = %v, want %v", q, p.changes, want)
+		}
+	}
+}
+
 // TestSearchNegation checks that the word a negation stands before is not
 // what the query asks for: a reply not sent yet is a draft.
 func TestSearchNegation(t *testing.T) {
