@@ -218,14 +218,17 @@ func TestSearchNegation(t *testing.T) {
 		{Server: "mail", Tool: "send_reply", Description: "Send a reply to an email"},
 		{Server: "mail", Tool: "draft_reply", Description: "Write a draft of a reply, kept to finish later"},
 	}
-	ix := NewIndex(entries)
+	// The idioms know "don't send it yet" as a draft: without them, the
+	// negation alone decides.
+	words := newSearchVocab(searchDomainTable, "")
+	ix := newIndex(entries, defaultSearchParams, words)
 	expectSearchTop(t, ix, entries, "write a reply but don't send it yet", "mail.draft_reply")
 	expectSearchTop(t, ix, entries, "send the reply", "mail.send_reply")
 
 	// Without it, sending wins.
 	p := defaultSearchParams
 	p.negated = 1
-	expectSearchTop(t, newIndex(entries, p, theSearchVocab()), entries, "write a reply but don't send it yet", "mail.send_reply")
+	expectSearchTop(t, newIndex(entries, p, words), entries, "write a reply but don't send it yet", "mail.send_reply")
 	all := searchTokenize("who won the final, and fetch without merging", true)
 	for i, tok := range all {
 		if want := tok.surface == "merging"; searchNegated(all, i) != want {
@@ -243,7 +246,9 @@ func TestSearchRoleOrdersSiblings(t *testing.T) {
 		{Server: "geo", Tool: "lookup_a", Description: "Convert an address into coordinates"},
 		{Server: "geo", Tool: "elevation", Description: "The height of a place"},
 	}
-	ix := NewIndex(entries)
+	// The idioms know "turn * into coordinates" as geocoding: without
+	// them, the direction alone decides.
+	ix := newIndex(entries, defaultSearchParams, newSearchVocab(searchDomainTable, ""))
 	expectSearchTop(t, ix, entries, "turn a street address into coordinates", "geo.lookup_a")
 	expectSearchTop(t, ix, entries, "turn coordinates into a street address", "geo.lookup_b")
 
