@@ -26,8 +26,7 @@
 // a question weighs the tools that change things less, a request the tools
 // that only read. Values in the query (a file name, an IP address, a date,
 // two units, an SQL statement, a cron expression) add the words for their
-// kind. Server names weigh by how distinctive they
-// are. Nothing is downloaded and no model runs: over the 1,137 tools of the
-// search benchmark's two sets a query takes well under 5 ms
-// (BenchmarkSearch1000).
+// kind. Server names weigh by how distinctive they are. Nothing is
+// downloaded and no model runs: over the 1,137 tools of the search
+// benchmark's two sets a query takes well under 5 ms (BenchmarkSearch1000).
 package search

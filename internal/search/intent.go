@@ -41,6 +41,10 @@ var (
 	// searchReadWords are the verbs of tools that read.
 	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
 		check inspect lookup browse explain analyze`)
+	// searchManyWords say that a query is about more than one thing, though
+	// no noun of it is a plural ("each page", "list everyone").
+	searchManyWords = wordSet(`each every all multiple several many batch bulk both these those them
+		some everyone everybody everything list`)
 	// searchQuestionWords start a question.
 	searchQuestionWords = wordSet(`how what what's whats which who who's whose whom when where
 		where's why is are was were does did can could any`)
@@ -95,7 +99,8 @@ func (ix *Index) findSiblings(names [][]string) {
 		// (create_issue, create_issues).
 		byKey := map[string][]int{}
 		for _, d := range docs {
-			byKey[singularKey(names[d])] = append(byKey[singularKey(names[d])], d)
+			k := singularKey(names[d])
+			byKey[k] = append(byKey[k], d)
 		}
 		for _, ds := range byKey {
 			if len(ds) != 2 {
@@ -238,9 +243,9 @@ func queryDirection(all []searchToken) int {
 // its direction points to takes the higher of the two siblings' scores; a
 // query about one thing puts a tool for one above its sibling for several
 // (create_issue, create_issues) when the two score close; tools whose name
-// has the plural it uses gain; tools that give what it
-// wants or start from what it has gain, and outrank their server's tools
-// that go the other way (orderByRole); a question that asks for no change
+// has the plural it uses gain; tools that give what it wants or start from
+// what it has gain, and outrank their server's tools that go the other way
+// (orderByRole); a question that asks for no change
 // weighs tools that change less, and a request for a change tools that
 // only read; and a query of nouns only that names a plural ("stripe
 // invoices") favours the tools that list.
@@ -338,7 +343,7 @@ type parsedQuery struct {
 	listing   bool            // nouns only (besides server names), one of them plural
 	changes   bool            // a verb of change
 	question  bool            // it starts as a question does
-	many      bool
+	many      bool            // a word of more than one (searchManyWords)
 }
 
 // asks reports whether the query is a question that asks for no change.
@@ -593,7 +598,3 @@ func mergeStems(a, b map[string]bool) map[string]bool {
 	}
 	return a
 }
-
-// searchManyWords say that a query is about more than one thing, though
-// no noun of it is a plural ("each page", "list everyone").
-var searchManyWords = wordSet(`each every all multiple several many batch bulk both these those them some everyone everybody everything list`)

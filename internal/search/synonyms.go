@@ -514,8 +514,9 @@ var (
 var searchEmailAddress = regexp.MustCompile(`\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b`)
 
 // searchLiteralKinds adds to q the words of the kinds of value it holds (see
-// searchFileName, searchLiterals, searchCron and searchEmailAddress), each kind once,
-// and a conversion when it names two units of measure, one with a number.
+// searchFileName, searchLiterals, searchCron and searchEmailAddress), each
+// kind once, and a conversion when it names two units of measure, one with a
+// number.
 func searchLiteralKinds(q string) string {
 	var add []string
 	rest := q
