@@ -655,6 +655,9 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"read the README":                       "read the README", // one capitalised word
 		"copy gs://acme/logs here":              "copy gs://acme/logs here bucket object storage",
 		"restart deploy/web":                    "restart deploy/web kubernetes resource",
+		"select * from orders where id = 3":     "select * from orders where id = 3 sql query database",
+		"every 0 0 1 * * and */5 * * * *":       "every 0 0 1 * * and */5 * * * * cron schedule",
+		"what is 2 * 3 * 4 * 5 * 6":             "what is 2 * 3 * 4 * 5 * 6", // arithmetic: no two stars in a row
 	})
 }
 
