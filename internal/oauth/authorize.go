@@ -284,7 +284,16 @@ func (c *Client) browse(ctx context.Context, user *User, authURL, state string, 
 		}),
 	}
 	go func() { _ = srv.Serve(ln) }()
-	defer func() { _ = srv.Close() }()
+	// The browser's page is written before its answer is taken: Shutdown
+	// lets that response finish (Close would reset the connection, and the
+	// user would see an error instead of "Signed in"), within a bound.
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			_ = srv.Close()
+		}
+	}()
 	timeout := user.Timeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
