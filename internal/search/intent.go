@@ -106,11 +106,13 @@ func (ix *Index) findSiblings(names [][]string) {
 			if len(ds) != 2 {
 				continue
 			}
+			// The longer name has the plural; equal lengths are no pair.
 			a, b := ds[0], ds[1]
-			if len(strings.Join(names[a], "")) > len(strings.Join(names[b], "")) {
-				a, b = b, a
+			la, lb := len(strings.Join(names[a], "")), len(strings.Join(names[b], ""))
+			if la > lb {
+				a, b, la, lb = b, a, lb, la
 			}
-			if len(strings.Join(names[a], "")) < len(strings.Join(names[b], "")) {
+			if la < lb {
 				ix.intent[a].plural = int32(b)
 			}
 		}

@@ -66,11 +66,14 @@ type Hit struct {
 //     from what it has ("an address into ...") ranks up, and of a server's
 //     tools, those that go the query's way rank above those that go the
 //     other; a query of the server's name and plural nouns ("stripe
-//     invoices") favours the tools that list;
+//     invoices") favours the tools that list, and a query about one thing
+//     the tool for one over its sibling for several (create_issue over
+//     create_issues) when the two score close;
 //   - what the query's form asks for: a question that asks for no change
-//     ("how much money is in the account") weighs the tools named for a
-//     change (create_refund) less, and a request for a change those that
-//     only read; the word after a negation ("don't send it") counts little.
+//     ("how much money is in the account", "what did I change") weighs the
+//     tools named for a change (create_refund) less, and a request for a
+//     change ("keep", "delete") those that only read; the word after a
+//     negation ("don't send it") counts little.
 //
 // Every query word is expanded with related words (related.txt: a
 // hand-written table of domain verbs and nouns and the everyday words for
