@@ -525,6 +525,7 @@ are * running -> status running
 running out of -> quota
 bring * up to date -> update
 up to date with -> synced
+how many * left -> remaining
 `)
 	checkRewrites(t, "prepare", v.prepare, map[string]string{
 		"bring a paused project back":           "restore a paused project",
@@ -555,6 +556,10 @@ up to date with -> synced
 		"are the jobs running":                 "status running the jobs",
 		"are we running out of space":          "are we quota space",
 		"bring my branch up to date with main": "update my branch with main",
+		// A whole phrase no longer than a head gives way to the phrase
+		// with the slot, whose tail says more.
+		"how many seats are left": "remaining seats are",
+		"how many seats":          "count seats",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {

@@ -258,7 +258,8 @@ var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02b
 // rewritePhrases applies v's idioms to q in one pass from the
 // left: at each word, the longest phrase that starts there
 // (case-insensitive, whole words) is replaced by its words, which no other
-// phrase rewrites again. Failing that, a phrase with a slot ("bring *
+// phrase rewrites again. Failing that, or when that phrase is no longer
+// than the head of one with a slot, a phrase with a slot ("bring *
 // back") whose slot holds 1 to searchSlotWords words (of several, the
 // one whose tail comes soonest, then the longest): its head is replaced
 // by its words, the slot's words are kept (and may be rewritten), and its
@@ -279,20 +280,25 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		}
 		end := searchWordEnd(q, i)
 		first := strings.ToLower(q[i:end])
-		n := 0
-		for _, p := range v.byFirst[first] {
+		var whole *searchIdiom
+		for k, p := range v.byFirst[first] {
 			if j, ok := searchWordsAt(q, i, p.from); ok && (tail < 0 || j <= tail) {
-				b.WriteString(p.to)
-				n = len(p.from)
+				whole = &v.byFirst[first][k]
 				break
 			}
 		}
-		if n == 0 && tail < 0 {
+		n := 0
+		if tail < 0 {
 			// Of the phrases with a slot that match here, the one whose
 			// tail comes soonest, then the longest tail ("turn * off and
 			// on again" over "turn * off"), then the first in the file.
+			// A whole phrase wins unless it is no longer than the head
+			// ("who won * final" over "who won").
 			var best *searchIdiom
 			for k, p := range v.slotted[first] {
+				if whole != nil && len(p.head) < len(whole.from) {
+					continue
+				}
 				ts, te, ok := searchMatchSlot(q, i, p)
 				if !ok || !strings.Contains(p.tail, " ") && v.longerPhraseAt(q, ts+1, te) {
 					continue
@@ -312,6 +318,10 @@ func (v *searchVocab) rewritePhrases(q string) string {
 					tailEnd -= len(last) + 1
 				}
 			}
+		}
+		if n == 0 && whole != nil {
+			b.WriteString(whole.to)
+			n = len(whole.from)
 		}
 		if n == 0 {
 			n = end - i
