@@ -567,6 +567,24 @@ how many * left -> remaining
 	}
 }
 
+// TestSearchQuotedContent checks that the text a short request to write
+// quotes after a colon is not read as a request: "file a bug: the button
+// does nothing" asks for an issue, whatever idioms its text holds.
+func TestSearchQuotedContent(t *testing.T) {
+	v := newSearchVocab("", `
+file a bug -> create issue
+does nothing -> broken logs
+`)
+	checkRewrites(t, "prepare", v.prepare, map[string]string{
+		"file a bug: the login button does nothing":    "create issue: the login button does nothing",
+		"post in the channel: the export does nothing": "post in the channel: the export does nothing",
+		// No word of writing before the colon, or too many words: no quote.
+		"the export does nothing: why":                                            "the export broken logs: why",
+		"if I click it and wait and wait and then post it: the page does nothing": "if I click it and wait and wait and then post it: the page broken logs",
+		"file a bug:the page does nothing":                                        "create issue:the page broken logs",
+	})
+}
+
 // checkRewrites checks that f, named name, rewrites each key of cases to its
 // value.
 func checkRewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {

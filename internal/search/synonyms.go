@@ -248,8 +248,41 @@ func parseSearchIdioms(text string) []searchIdiom {
 // (rewritePhrases).
 func (v *searchVocab) prepare(q string) string {
 	q = searchApostrophes.Replace(q)
-	return v.rewritePhrases(searchDropOpaque(searchLiteralKinds(searchAnswerType(q))))
+	q = searchDropOpaque(searchLiteralKinds(searchAnswerType(q)))
+	k := searchContentStart(q)
+	return v.rewritePhrases(q[:k]) + q[k:]
 }
+
+// searchContentStart returns where the words a request quotes start: after
+// a colon that ends a short request to write something ("file a bug: the
+// login button does nothing", "post in the channel: deploy is done"), or
+// len(q). Those words are the text the tool is to write, not the request,
+// so no idiom reads them as one.
+func searchContentStart(q string) int {
+	i := strings.Index(q, ": ")
+	if i < 0 {
+		return len(q)
+	}
+	words := strings.Fields(strings.ToLower(q[:i]))
+	if len(words) > searchContentRequestWords {
+		return len(q)
+	}
+	for _, w := range words {
+		if searchWriteWords[w] {
+			return i + 1
+		}
+	}
+	return len(q)
+}
+
+// searchContentRequestWords is the most words a request before a colon
+// may have for what follows to be quoted text.
+const searchContentRequestWords = 8
+
+// searchWriteWords ask for text to be written, and a colon after them
+// starts the text.
+var searchWriteWords = wordSet(`file report open create raise log submit write send post reply comment
+	say tell message note type add draft email text ask answer`)
 
 // searchApostrophes writes typographic apostrophes as the idioms do, so that
 // "can’t log in" is "can't log in". The tokenizer reads both alike.
