@@ -216,7 +216,7 @@ var searchIdioms string
 // parseSearchIdioms returns the idioms of a file in the form of idioms.txt,
 // in order.
 func parseSearchIdioms(text string) []searchIdiom {
-	var out []searchIdiom
+	out := make([]searchIdiom, 0, strings.Count(text, " -> "))
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
