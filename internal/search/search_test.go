@@ -560,6 +560,12 @@ how many * left -> remaining
 		// with the slot, whose tail says more.
 		"how many seats are left": "remaining seats are",
 		"how many seats":          "count seats",
+		// A slot holds a word with a dot, "@", "/" or ":" inside it whole.
+		"make config.yaml public": "publish visibility config.yaml file",
+		"bring jane@acme.io back": "restore jane@acme.io email",
+		"bring deploy/web back":   "restore deploy/web kubernetes resource",
+		"bring it. back":          "bring it. back",
+		"bring v1.2 back.":        "restore v1.2.",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {

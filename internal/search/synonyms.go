@@ -366,8 +366,8 @@ func (v *searchVocab) rewritePhrases(q string) string {
 }
 
 // searchMatchSlot reports whether the phrase with a slot p matches q at i:
-// its head, then 1 to searchSlotWords words (with their apostrophes and
-// hyphens) each after one space, then its tail as whole words. It returns
+// its head, then 1 to searchSlotWords words (with the punctuation inside
+// them, searchInWordByte) each after one space, then its tail as whole words. It returns
 // where the tail, with the space before it, starts and ends.
 func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok bool) {
 	j := i + len(p.head)
@@ -385,7 +385,7 @@ func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok
 			break
 		}
 		k := j
-		for k < len(q) && (searchIsWordByte(q[k]) || q[k] == '\'' || q[k] == '-') {
+		for k < len(q) && (searchIsWordByte(q[k]) || searchInWordByte(q, k)) {
 			k++
 		}
 		if k == j {
@@ -394,6 +394,20 @@ func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok
 		j, words = k, words+1
 	}
 	return 0, 0, false
+}
+
+// searchInWordByte reports whether q[k] is punctuation inside a word that a
+// slot holds whole: an apostrophe or a hyphen ("Acme's", "new-site"), or a
+// dot, "@", "/" or ":" between two word characters ("config.yaml", "v1.2",
+// "jane@acme.io", "deploy/web").
+func searchInWordByte(q string, k int) bool {
+	switch q[k] {
+	case '\'', '-':
+		return true
+	case '.', '@', '/', ':':
+		return k > 0 && k+1 < len(q) && searchIsWordByte(q[k-1]) && searchIsWordByte(q[k+1])
+	}
+	return false
 }
 
 // longerPhraseAt reports whether a whole phrase that starts at q[i] runs
