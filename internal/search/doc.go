@@ -24,10 +24,11 @@
 // and reverse geocode) the query's direction picks one, and of a tool for
 // one thing and its sibling for several, a query about one thing the first;
 // a question weighs the tools that change things less, a request the tools
-// that only read, and the text a short request to write quotes after a colon
-// ("file a bug: the button does nothing") is not read as a request. Values in the query (a file name, an IP address, a date,
-// two units, an SQL statement, a cron expression) add the words for their
-// kind. Server names weigh by how distinctive they are. Nothing is
-// downloaded and no model runs: over the 1,137 tools of the search
-// benchmark's two sets a query takes well under 5 ms (BenchmarkSearch1000).
+// that only read, and the text a short request to write quotes after a
+// colon ("file a bug: the button does nothing") is not read as a request.
+// Values in the query (a file name, an IP address, a date, two units, an
+// SQL statement, a cron expression) add the words for their kind. Server
+// names weigh by how distinctive they are. Nothing is downloaded and no
+// model runs: over the 1,137 tools of the search benchmark's two sets a
+// query takes well under 5 ms (BenchmarkSearch1000).
 package search

@@ -245,7 +245,8 @@ func parseSearchIdioms(text string) []searchIdiom {
 // of the answer a question asks for (searchAnswerType) and of the kinds of
 // value it holds (searchLiteralKinds), then drops its opaque values
 // (searchDropOpaque; after their kinds are noted) and rewrites its idioms
-// (rewritePhrases).
+// (rewritePhrases), except in the text a request quotes
+// (searchContentStart).
 func (v *searchVocab) prepare(q string) string {
 	q = searchApostrophes.Replace(q)
 	q = searchDropOpaque(searchLiteralKinds(searchAnswerType(q)))
@@ -367,8 +368,9 @@ func (v *searchVocab) rewritePhrases(q string) string {
 
 // searchMatchSlot reports whether the phrase with a slot p matches q at i:
 // its head, then 1 to searchSlotWords words (with the punctuation inside
-// them, searchInWordByte) each after one space, then its tail as whole words. It returns
-// where the tail, with the space before it, starts and ends.
+// them, searchInWordByte) each after one space, then its tail as whole
+// words. It returns where the tail, with the space before it, starts and
+// ends.
 func searchMatchSlot(q string, i int, p searchIdiom) (tailStart, tailEnd int, ok bool) {
 	j := i + len(p.head)
 	if j >= len(q) || !strings.EqualFold(q[i:j], p.head) || q[j] != ' ' {
