@@ -38,6 +38,10 @@ var (
 	// named for them may only look (start a trace, open a page), or though
 	// tools do not name themselves so (keep, remember, note).
 	searchAsksChangeWords = wordSet(`start stop open close keep remember record jot note file`)
+	// searchWriteWords ask for text to be written: a colon after a short
+	// request with one of them starts the text (searchContentStart).
+	searchWriteWords = wordSet(`file report open create raise log submit write send post reply comment
+		say tell message note type add draft email text ask answer`)
 	// searchReadWords are the verbs of tools that read.
 	searchReadWords = wordSet(`get list search find read retrieve fetch describe show view query count
 		check inspect lookup browse explain analyze`)

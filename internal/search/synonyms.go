@@ -280,11 +280,6 @@ func searchContentStart(q string) int {
 // may have for what follows to be quoted text.
 const searchContentRequestWords = 8
 
-// searchWriteWords ask for text to be written, and a colon after them
-// starts the text.
-var searchWriteWords = wordSet(`file report open create raise log submit write send post reply comment
-	say tell message note type add draft email text ask answer`)
-
 // searchApostrophes writes typographic apostrophes as the idioms do, so that
 // "can’t log in" is "can't log in". The tokenizer reads both alike.
 var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
