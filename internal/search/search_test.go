@@ -526,6 +526,10 @@ running out of -> quota
 bring * up to date -> update
 up to date with -> synced
 how many * left -> remaining
+start * again -> restart
+start emailing * again -> resubscribe
+make the private * public -> open up
+make * private -> restrict
 `)
 	checkRewrites(t, "prepare", v.prepare, map[string]string{
 		"bring a paused project back":           "restore a paused project",
@@ -566,6 +570,12 @@ how many * left -> remaining
 		"bring deploy/web back":   "restore deploy/web kubernetes resource",
 		"bring it. back":          "bring it. back",
 		"bring v1.2 back.":        "restore v1.2.",
+		// Of two with the same tail, the longer head wins; a head that
+		// holds another's tail wins over it.
+		"start emailing the list again": "resubscribe the list",
+		"start the list again":          "restart the list",
+		"make the private repo public":  "open up repo",
+		"make the old repo private":     "restrict the old repo",
 	})
 	// A slot's phrase does not start inside another's slot.
 	if got := v.prepare("bring turn it off back"); got != "restore turn it off" {
@@ -838,6 +848,20 @@ func TestSearchNeverPanicsOnPhrases(t *testing.T) {
 	}
 	if n < 5000/step {
 		t.Errorf("only %d queries tried", n)
+	}
+}
+
+// Every idiom of idioms.txt rewrites its own words (its slot filled with a
+// word no phrase holds): a phrase that another line always takes first would
+// never fire.
+func TestSearchIdiomsFireOnTheirOwnWords(t *testing.T) {
+	v := theSearchVocab()
+	for _, p := range v.idioms {
+		q := strings.Replace(p.from, "*", "zzyzx", 1)
+		got := strings.Join(strings.Fields(v.rewritePhrases(q)), " ")
+		if !strings.HasPrefix(got, strings.Join(strings.Fields(p.to), " ")) {
+			t.Errorf("idioms.txt: %q -> %q: rewritten as %q; an earlier line takes its words", p.from, p.to, got)
+		}
 	}
 }
 

@@ -289,8 +289,8 @@ var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02b
 // (case-insensitive, whole words) is replaced by its words, which no other
 // phrase rewrites again. Failing that, or when that phrase is no longer
 // than the head of one with a slot, a phrase with a slot ("bring *
-// back") whose slot holds 1 to searchSlotWords words (of several, the
-// one whose tail comes soonest, then the longest): its head is replaced
+// back") whose slot holds 1 to searchSlotWords words (of several, see
+// below which): its head is replaced
 // by its words, the slot's words are kept (and may be rewritten), and its
 // tail is dropped ("bring a paused project back" -> "restore a paused
 // project"). The rest of q is kept as it is, case included.
@@ -318,9 +318,12 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		}
 		n := 0
 		if tail < 0 {
-			// Of the phrases with a slot that match here, the one whose
-			// tail comes soonest, then the longest tail ("turn * off and
-			// on again" over "turn * off"), then the first in the file.
+			// Of the phrases with a slot that match here, one whose head
+			// holds the other's tail ("make the private * public" over
+			// "make * private"), then the one whose tail comes soonest,
+			// then the longest tail ("turn * off and on again" over "turn
+			// * off"), then the longest head ("start emailing * again"
+			// over "start * again"), then the first in the file.
 			// A whole phrase wins unless it is no longer than the head
 			// ("who won * final" over "who won").
 			var best *searchIdiom
@@ -332,7 +335,7 @@ func (v *searchVocab) rewritePhrases(q string) string {
 				if !ok || !strings.Contains(p.tail, " ") && v.longerPhraseAt(q, ts+1, te) {
 					continue
 				}
-				if best == nil || ts < tail || ts == tail && te > tailEnd {
+				if best == nil || i+len(p.head) > tail || i+len(best.head) <= ts && (ts < tail || ts == tail && (te > tailEnd || te == tailEnd && len(p.head) > len(best.head))) {
 					best, tail, tailEnd = &v.slotted[first][k], ts, te
 				}
 			}
