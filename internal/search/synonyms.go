@@ -289,11 +289,11 @@ var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02b
 // (case-insensitive, whole words) is replaced by its words, which no other
 // phrase rewrites again. Failing that, or when that phrase is no longer
 // than the head of one with a slot, a phrase with a slot ("bring *
-// back") whose slot holds 1 to searchSlotWords words (of several, see
-// below which): its head is replaced
-// by its words, the slot's words are kept (and may be rewritten), and its
-// tail is dropped ("bring a paused project back" -> "restore a paused
-// project"). The rest of q is kept as it is, case included.
+// back") whose slot holds 1 to searchSlotWords words (of several, the
+// best by searchSlotBetter): its head is replaced by its words, the slot's
+// words are kept (and may be rewritten), and its tail is dropped ("bring a
+// paused project back" -> "restore a paused project"). The rest of q is
+// kept as it is, case included.
 func (v *searchVocab) rewritePhrases(q string) string {
 	var b strings.Builder
 	tail, tailEnd := -1, -1 // the pending tail of a phrase with a slot
@@ -318,14 +318,10 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		}
 		n := 0
 		if tail < 0 {
-			// Of the phrases with a slot that match here, one whose head
-			// holds the other's tail ("make the private * public" over
-			// "make * private"), then the one whose tail comes soonest,
-			// then the longest tail ("turn * off and on again" over "turn
-			// * off"), then the longest head ("start emailing * again"
-			// over "start * again"), then the first in the file.
-			// A whole phrase wins unless it is no longer than the head
-			// ("who won * final" over "who won").
+			// Of the phrases with a slot that match here, the best
+			// (searchSlotBetter), then the first in the file. A whole
+			// phrase wins unless it is no longer than the head ("who won
+			// * final" over "who won").
 			var best *searchIdiom
 			for k, p := range v.slotted[first] {
 				if whole != nil && len(p.head) < len(whole.from) {
@@ -335,7 +331,7 @@ func (v *searchVocab) rewritePhrases(q string) string {
 				if !ok || !strings.Contains(p.tail, " ") && v.longerPhraseAt(q, ts+1, te) {
 					continue
 				}
-				if best == nil || i+len(p.head) > tail || i+len(best.head) <= ts && (ts < tail || ts == tail && (te > tailEnd || te == tailEnd && len(p.head) > len(best.head))) {
+				if searchSlotBetter(i, p, ts, te, best, tail, tailEnd) {
 					best, tail, tailEnd = &v.slotted[first][k], ts, te
 				}
 			}
@@ -362,6 +358,27 @@ func (v *searchVocab) rewritePhrases(q string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// searchSlotBetter reports whether the phrase with a slot p, which matches
+// at i with its tail at [ts, te), reads the words there better than best,
+// whose tail is at [bts, bte): one whose head holds the other's tail ("make
+// the private * public" over "make * private"), then the one whose tail
+// comes sooner, then the longer tail ("turn * off and on again" over "turn *
+// off"), then the longer head ("start emailing * again" over "start *
+// again").
+func searchSlotBetter(i int, p searchIdiom, ts, te int, best *searchIdiom, bts, bte int) bool {
+	switch {
+	case best == nil, i+len(p.head) > bts:
+		return true
+	case i+len(best.head) > ts:
+		return false
+	case ts != bts:
+		return ts < bts
+	case te != bte:
+		return te > bte
+	}
+	return len(p.head) > len(best.head)
 }
 
 // searchMatchSlot reports whether the phrase with a slot p matches q at i:
