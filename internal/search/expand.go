@@ -50,6 +50,13 @@ type searchParams struct {
 
 	negated float64 // the word a negation stands before ("don't send it yet", "without merging"): not what is asked for
 
+	// The idioms that name a tool (idiomWords): the weight of their words
+	// in the tool, the least share of an idiom's replacement the tool's
+	// name must make, and the most tools an idiom may name.
+	idiom      float64
+	idiomShare float64
+	idiomTools int
+
 	// A query about one thing (no plural, no "each" or "all") ranks a tool
 	// for one thing above its sibling for more than one (create_issue,
 	// create_issues) when it scores at least this share of the sibling's.
@@ -88,6 +95,10 @@ var defaultSearchParams = searchParams{
 
 	negated:  0.3,
 	singular: 0.8,
+
+	idiom:      0.4,
+	idiomShare: 0.5,
+	idiomTools: 10,
 }
 
 // expansion fields of a tool

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -96,6 +97,7 @@ type Index struct {
 	servers     []searchServer
 	terms       map[string]*searchTerm // stem -> its postings and idf
 	xterms      map[string]*searchTerm // stem -> its postings and idf in the tools' expansion fields
+	iterms      map[string]*searchTerm // stem -> its postings and idf in the words of the idioms that name the tools (idiomWords)
 	intent      []siblingInfo          // per tool: its reverse sibling, whether it lists, its name's words
 	serverStems map[string]bool        // the stems of the servers' names
 	surface     map[string]string      // every indexed word as written (lower case) -> its stem
@@ -299,6 +301,9 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 		xp.addTool(int32(i), fields, [2][]string{nameAll, descAll}, stems)
 	}
 	xp.index(ix)
+	if params.idiom > 0 {
+		ix.iterms = idiomTerms(idiomWords(toolNameStems(entries, stems), vocab.idiomStems(), params), params.idiom)
+	}
 	ix.findSiblings(nameWords)
 	for i := range ix.intent {
 		ix.intent[i].to, ix.intent[i].from = descTo[i], descFrom[i]
@@ -386,6 +391,27 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 		sort.Slice(ws, func(a, b int) bool { return string(ws[a]) < string(ws[b]) })
 	}
 	return ix
+}
+
+// toolNameStems returns the stems of each tool's name, each once, less
+// those of any server's name ("firecrawl" in firecrawl_scrape): the words
+// that say what the tool does.
+func toolNameStems(entries []ToolEntry, stems map[string]string) [][]string {
+	server := map[string]bool{}
+	for _, e := range entries {
+		for _, t := range tokenizeCached(e.Server, stems) {
+			server[t.stem] = true
+		}
+	}
+	out := make([][]string, len(entries))
+	for i, e := range entries {
+		for _, t := range tokenizeCached(e.Tool, stems) {
+			if !server[t.stem] && !slices.Contains(out[i], t.stem) {
+				out[i] = append(out[i], t.stem)
+			}
+		}
+	}
+	return out
 }
 
 func searchIDF(n float64, df int) float64 {
@@ -481,6 +507,23 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				continue
 			}
 			w := e.weight * t.idf * ix.params.expand
+			for _, p := range t.postings {
+				s := w * float64(p.tf)
+				if best[p.doc] == 0 {
+					touched = append(touched, p.doc)
+				}
+				if s > best[p.doc] {
+					best[p.doc] = s
+				}
+			}
+		}
+		// The tools named by idioms that say the query's words.
+		for _, e := range g {
+			t := ix.iterms[e.stem]
+			if t == nil || !e.direct || namedBy[e.stem] != nil {
+				continue
+			}
+			w := e.weight * t.idf
 			for _, p := range t.postings {
 				s := w * float64(p.tf)
 				if best[p.doc] == 0 {

@@ -305,7 +305,14 @@ func TestSearchParameters(t *testing.T) {
 	// "postal code" alone also finds the geocoding tools, whose "address" the
 	// lexicon relates to codes; the place settles it.
 	expectSearchTop(t, ix, entries, "postal code of a place", "weather.forecast")
-	expectSearchTop(t, ix, entries, "latitude longitude", "google-maps.maps_reverse_geocode")
+	// "latitude longitude" is in the reverse geocoder's parameters only.
+	// The idioms give it to the forward geocoder too, as what people say
+	// when they want a place's latitude and longitude: the two lead, in
+	// either order.
+	top := searchTopNames(entries, ix.Search("latitude longitude", 5), 2)
+	if !slices.Contains(top, "google-maps.maps_reverse_geocode") || !slices.Contains(top, "google-maps.maps_geocode") {
+		t.Errorf(`"latitude longitude": top two %v, want both geocoders`, top)
+	}
 }
 
 func TestSearchEmptyQuery(t *testing.T) {

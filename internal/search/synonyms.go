@@ -37,6 +37,10 @@ type searchVocab struct {
 	idioms  []searchIdiom              // in file order
 	byFirst map[string][]searchIdiom   // whole phrases by first word (lower case), the longest first
 	slotted map[string][]searchIdiom   // phrases with a slot by first word (lower case), in file order
+
+	// idiomStems are the idioms read for the tools they name (stemIdioms),
+	// on first use: only an index needs them, a query does not.
+	idiomStems func() []searchIdiomStems
 }
 
 // searchIdiom is one line of idioms.txt: a phrase and what it is rewritten
@@ -69,6 +73,7 @@ func newSearchVocab(table, idioms string) *searchVocab {
 	for _, ps := range v.byFirst {
 		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
 	}
+	v.idiomStems = sync.OnceValue(func() []searchIdiomStems { return stemIdioms(v.idioms) })
 	return v
 }
 

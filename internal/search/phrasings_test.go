@@ -1,0 +1,87 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A tool holds the words of the idioms that name it, so a query that says
+// them otherwise than the idiom still finds it.
+func TestSearchIdiomNamesTool(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "memory", Tool: "add_observations", Description: "Add new observations to existing entities"},
+		{Server: "memory", Tool: "delete_entities", Description: "Delete entities and their relations"},
+		{Server: "notes", Tool: "create_note", Description: "Create a note"},
+	}
+	vocab := newSearchVocab("", "keep in mind -> add observation memory\n")
+	// "mind that she moved" is not the idiom's phrase: nothing rewrites it.
+	const q = "mind that she moved"
+	if got := vocab.prepare(q); got != q {
+		t.Fatalf("prepare(%q) = %q, want it unchanged", q, got)
+	}
+	ix := newIndex(entries, defaultSearchParams, vocab)
+	expectSearchTop(t, ix, entries, q, "memory.add_observations")
+
+	off := defaultSearchParams
+	off.idiom = 0
+	if hits := newIndex(entries, off, vocab).Search(q, 5); len(hits) > 0 && entries[hits[0].Index].Tool == "add_observations" {
+		t.Errorf("%q finds add_observations first without the idioms' words: the test shows nothing", q)
+	}
+}
+
+func TestIdiomWords(t *testing.T) {
+	p := defaultSearchParams
+	read := func(idioms string) []searchIdiomStems {
+		return stemIdioms(newSearchVocab("", idioms).idioms)
+	}
+	stems := map[string]string{}
+	names := toolNameStems([]ToolEntry{
+		{Server: "firecrawl", Tool: "firecrawl_scrape"},
+		{Server: "slack", Tool: "post_message"},
+		{Server: "slack", Tool: "slack"},
+	}, stems)
+	if !slices.Equal(names[0], []string{"scrape"}) || !slices.Equal(names[1], []string{"post", "messag"}) || len(names[2]) != 0 {
+		t.Fatalf("name stems %q, want the server's names left out", names)
+	}
+	words := func(ws []searchToken) string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.surface)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		idioms string
+		want   [3]string
+	}{
+		// The replacement covers the name: the phrase's other words.
+		{"grab * off a site -> scrape page\n", [3]string{"grab off site", "", ""}},
+		{"send a dm -> post message direct\n", [3]string{"", "send dm", ""}},
+		// The name is less than half the replacement.
+		{"drop a line -> post note email letter\n", [3]string{"", "", ""}},
+		// A word of the name is missing.
+		{"ping the team -> post team\n", [3]string{"", "", ""}},
+	} {
+		got := idiomWords(names, read(c.idioms), p)
+		for i := range 3 {
+			if w := words(got[i]); w != c.want[i] {
+				t.Errorf("%q: tool %d holds %q, want %q", c.idioms, i, w, c.want[i])
+			}
+		}
+	}
+
+	// An idiom that names more tools than idiomTools names none.
+	many := make([][]string, p.idiomTools+1)
+	for i := range many {
+		many[i] = []string{"list"}
+	}
+	for i, ws := range idiomWords(many, read("what have we got -> list\n"), p) {
+		if len(ws) != 0 {
+			t.Errorf("tool %d of %d named list holds %q", i, len(many), words(ws))
+		}
+	}
+	if got := idiomWords(many[:p.idiomTools], read("what have we got -> list\n"), p); words(got[0]) != "got" {
+		t.Errorf("one of %d tools named list holds %q, want %q", p.idiomTools, words(got[0]), "got")
+	}
+}
