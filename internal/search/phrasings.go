@@ -15,33 +15,46 @@ import (
 // each index from its own tools' names.
 
 // searchIdiomStems is an idiom read for the tools it names: the stems of
-// its replacement, sorted and each once, and the words of its phrase that
-// the replacement does not hold.
+// its replacement, sorted and each once, and its phrase.
 type searchIdiomStems struct {
 	to   []string
-	from []searchToken
+	from string
 }
 
 // stemIdioms reads each idiom for the tools it names.
 func stemIdioms(idioms []searchIdiom) []searchIdiomStems {
 	stems := map[string]string{}
 	out := make([]searchIdiomStems, len(idioms))
+	var one [1]string
 	for k, p := range idioms {
 		var to []string
-		for _, t := range tokenizeCached(p.to, stems) {
-			to = append(to, t.stem)
-		}
-		slices.Sort(to)
-		to = slices.Compact(to)
-		var from []searchToken
-		for _, t := range tokenizeCached(strings.Replace(p.from, "*", " ", 1), stems) {
-			if _, ok := slices.BinarySearch(to, t.stem); !ok {
-				from = append(from, t)
+		for _, w := range strings.Fields(p.to) {
+			if !searchPlainWord(w) {
+				for _, t := range tokenizeCached(w, stems) {
+					to = append(to, t.stem)
+				}
+				continue
+			}
+			one[0] = w
+			for _, t := range stemWords(one[:], stems) {
+				to = append(to, t.stem)
 			}
 		}
-		out[k] = searchIdiomStems{to: slices.Clip(to), from: slices.Clip(from)}
+		slices.Sort(to)
+		out[k] = searchIdiomStems{to: slices.Clip(slices.Compact(to)), from: p.from}
 	}
 	return out
+}
+
+// searchPlainWord reports whether w is lower-case ASCII letters only, a
+// word the tokenizer would take as it is.
+func searchPlainWord(w string) bool {
+	for i := range len(w) {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // idiomWords returns, for each tool, the words of the idioms that name it,
@@ -74,11 +87,9 @@ func idiomWords(names [][]string, idioms []searchIdiomStems, p searchParams) [][
 		byRarest[r] = append(byRarest[r], int32(i))
 	}
 	out := make([][]searchToken, len(names))
+	stems := map[string]string{}
 	var hits []int32
 	for _, id := range idioms {
-		if len(id.from) == 0 {
-			continue
-		}
 		hits = hits[:0]
 		for _, s := range id.to {
 			for _, d := range byRarest[s] {
@@ -92,11 +103,18 @@ func idiomWords(names [][]string, idioms []searchIdiomStems, p searchParams) [][
 				hits = append(hits, d)
 			}
 		}
-		if len(hits) > p.idiomTools {
+		if len(hits) == 0 || len(hits) > p.idiomTools {
 			continue
 		}
+		// The phrase's words that the replacement does not hold.
+		var from []searchToken
+		for _, t := range tokenizeCached(strings.Replace(id.from, "*", " ", 1), stems) {
+			if _, ok := slices.BinarySearch(id.to, t.stem); !ok {
+				from = append(from, t)
+			}
+		}
 		for _, d := range hits {
-			out[d] = append(out[d], id.from...)
+			out[d] = append(out[d], from...)
 		}
 	}
 	return out
