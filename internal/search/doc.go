@@ -20,7 +20,8 @@
 // people use for them, the situations and purposes that imply an operation,
 // and verbs split around their object ("bring * back", an idiom with a
 // slot). Each tool also holds the words related to its own, so plain words
-// meet jargon. Of sibling tools (add and remove, mute and unmute, geocode
+// meet jargon, and the words of the idioms whose replacement names it, so a
+// query that says an idiom's words otherwise still meets the tool. Of sibling tools (add and remove, mute and unmute, geocode
 // and reverse geocode) the query's direction picks one, and of a tool for
 // one thing and its sibling for several, a query about one thing the first;
 // a question weighs the tools that change things less, a request the tools
