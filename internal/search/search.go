@@ -499,38 +499,27 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				}
 			}
 		}
-		// The tools whose words the query word is related to: their
-		// expansion fields.
-		for _, e := range g {
-			t := ix.xterms[e.stem]
-			if t == nil || !e.direct || namedBy[e.stem] != nil {
-				continue
-			}
-			w := e.weight * t.idf * ix.params.expand
-			for _, p := range t.postings {
-				s := w * float64(p.tf)
-				if best[p.doc] == 0 {
-					touched = append(touched, p.doc)
+		// The tools whose words the query word is related to (their
+		// expansion fields), and the tools named by idioms that say it
+		// (idiomWords). Only the query's own words look these up.
+		for _, f := range [...]struct {
+			terms map[string]*searchTerm
+			scale float64
+		}{{ix.xterms, ix.params.expand}, {ix.iterms, 1}} {
+			for _, e := range g {
+				t := f.terms[e.stem]
+				if t == nil || !e.direct || namedBy[e.stem] != nil {
+					continue
 				}
-				if s > best[p.doc] {
-					best[p.doc] = s
-				}
-			}
-		}
-		// The tools named by idioms that say the query's words.
-		for _, e := range g {
-			t := ix.iterms[e.stem]
-			if t == nil || !e.direct || namedBy[e.stem] != nil {
-				continue
-			}
-			w := e.weight * t.idf
-			for _, p := range t.postings {
-				s := w * float64(p.tf)
-				if best[p.doc] == 0 {
-					touched = append(touched, p.doc)
-				}
-				if s > best[p.doc] {
-					best[p.doc] = s
+				w := e.weight * t.idf * f.scale
+				for _, p := range t.postings {
+					s := w * float64(p.tf)
+					if best[p.doc] == 0 {
+						touched = append(touched, p.doc)
+					}
+					if s > best[p.doc] {
+						best[p.doc] = s
+					}
 				}
 			}
 		}
