@@ -57,6 +57,12 @@ type searchParams struct {
 	idiomShare float64
 	idiomTools int
 
+	// A query that holds an idiom's words but not its phrase
+	// (looseIdiomGroups): the weight of the replacement's words, and the
+	// most idioms read so.
+	idiomLoose    float64
+	idiomLooseMax int
+
 	// A query about one thing (no plural, no "each" or "all") ranks a tool
 	// for one thing above its sibling for more than one (create_issue,
 	// create_issues) when it scores at least this share of the sibling's.
@@ -99,6 +105,9 @@ var defaultSearchParams = searchParams{
 	idiom:      0.4,
 	idiomShare: 0.5,
 	idiomTools: 10,
+
+	idiomLoose:    0.2,
+	idiomLooseMax: 3,
 }
 
 // expansion fields of a tool

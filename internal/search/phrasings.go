@@ -5,6 +5,8 @@ import (
 	"strings"
 )
 
+// The idioms reach further than the queries that say them.
+//
 // A tool also holds, in a field of its own (Index.iterms), the words of the
 // idioms that name it. The idiom "keep in mind -> add observation memory"
 // names memory's add_observations, whose name its replacement covers, so
@@ -13,37 +15,64 @@ import (
 // matches no idiom and is not rewritten, yet it still meets the tool. The
 // idioms are written for no catalog: which tools they name is decided by
 // each index from its own tools' names.
+//
+// And a query that holds every word of an idiom's phrase, though not as
+// the phrase, also looks for the idiom's replacement, with less weight
+// (looseIdiomGroups).
 
-// searchIdiomStems is an idiom read for the tools it names: the stems of
-// its replacement, sorted and each once, and its phrase.
-type searchIdiomStems struct {
-	to   []string
-	from string
+// searchIdiomIndex is the idioms read for the tools they name (idiomWords) and
+// for the queries that hold their words without their phrase
+// (looseIdiomGroups).
+type searchIdiomIndex struct {
+	idioms []searchIdiomStems
+	byStem map[string][]int32 // a stem -> the idioms whose phrase holds it
 }
 
-// stemIdioms reads each idiom for the tools it names.
-func stemIdioms(idioms []searchIdiom) []searchIdiomStems {
+// searchIdiomStems is one idiom, read.
+type searchIdiomStems struct {
+	to    []string      // the stems of its replacement, sorted, each once
+	from  []searchToken // the words of its phrase, without stop words
+	stems int           // how many stems its phrase has, each once
+}
+
+// readIdioms reads idioms for the tools they name and the queries that
+// hold their words.
+func readIdioms(idioms []searchIdiom) *searchIdiomIndex {
 	stems := map[string]string{}
-	out := make([]searchIdiomStems, len(idioms))
-	var one [1]string
+	x := &searchIdiomIndex{idioms: make([]searchIdiomStems, len(idioms)), byStem: map[string][]int32{}}
 	for k, p := range idioms {
 		var to []string
-		for _, w := range strings.Fields(p.to) {
-			if !searchPlainWord(w) {
-				for _, t := range tokenizeCached(w, stems) {
-					to = append(to, t.stem)
-				}
-				continue
-			}
-			one[0] = w
-			for _, t := range stemWords(one[:], stems) {
-				to = append(to, t.stem)
-			}
+		for _, t := range searchPhraseTokens(p.to, stems) {
+			to = append(to, t.stem)
 		}
 		slices.Sort(to)
-		out[k] = searchIdiomStems{to: slices.Clip(slices.Compact(to)), from: p.from}
+		from := searchPhraseTokens(p.from, stems)
+		n := 0
+		for i, t := range from {
+			if !slices.ContainsFunc(from[:i], func(u searchToken) bool { return u.stem == t.stem }) {
+				x.byStem[t.stem] = append(x.byStem[t.stem], int32(k))
+				n++
+			}
+		}
+		x.idioms[k] = searchIdiomStems{to: slices.Clip(slices.Compact(to)), from: from, stems: n}
 	}
-	return out
+	return x
+}
+
+// searchPhraseTokens is tokenizeCached for the words of an idiom, quicker:
+// a word of lower-case ASCII letters only is taken as it is.
+func searchPhraseTokens(s string, stems map[string]string) []searchToken {
+	var out []searchToken
+	var one [1]string
+	for _, w := range strings.Fields(s) {
+		if !searchPlainWord(w) {
+			out = append(out, tokenizeCached(w, stems)...)
+			continue
+		}
+		one[0] = w
+		out = append(out, stemWords(one[:], stems)...)
+	}
+	return slices.Clip(out)
 }
 
 // searchPlainWord reports whether w is lower-case ASCII letters only, a
@@ -64,7 +93,7 @@ func searchPlainWord(w string) bool {
 // replacement and make at least p.idiomShare of them ("send a dm -> post
 // message direct" names post_message); an idiom that names more than
 // p.idiomTools tools names none, as it says nothing about which.
-func idiomWords(names [][]string, idioms []searchIdiomStems, p searchParams) [][]searchToken {
+func idiomWords(names [][]string, idioms *searchIdiomIndex, p searchParams) [][]searchToken {
 	// Each tool is found through the rarest stem of its name: an idiom
 	// that names it holds that stem.
 	count := map[string]int{}
@@ -87,9 +116,8 @@ func idiomWords(names [][]string, idioms []searchIdiomStems, p searchParams) [][
 		byRarest[r] = append(byRarest[r], int32(i))
 	}
 	out := make([][]searchToken, len(names))
-	stems := map[string]string{}
 	var hits []int32
-	for _, id := range idioms {
+	for _, id := range idioms.idioms {
 		hits = hits[:0]
 		for _, s := range id.to {
 			for _, d := range byRarest[s] {
@@ -107,14 +135,12 @@ func idiomWords(names [][]string, idioms []searchIdiomStems, p searchParams) [][
 			continue
 		}
 		// The phrase's words that the replacement does not hold.
-		var from []searchToken
-		for _, t := range tokenizeCached(strings.Replace(id.from, "*", " ", 1), stems) {
+		for _, t := range id.from {
 			if _, ok := slices.BinarySearch(id.to, t.stem); !ok {
-				from = append(from, t)
+				for _, d := range hits {
+					out[d] = append(out[d], t)
+				}
 			}
-		}
-		for _, d := range hits {
-			out[d] = append(out[d], from...)
 		}
 	}
 	return out
@@ -167,4 +193,61 @@ func idiomTerms(words [][]searchToken, w float64) map[string]*searchTerm {
 		t.idf = searchIDF(float64(len(words)), len(t.postings))
 	}
 	return out
+}
+
+// looseIdiomGroups returns groups, and a group for each word of the
+// replacements of the idioms whose phrase's every stem (two or more) the
+// query holds, though not as the phrase: in another order, another form or
+// with other words between ("mind that she moved, keep it" holds "keep in
+// mind"). Of several, the p.idiomLooseMax with the most stems, then the
+// first in the file. The words weigh p.idiomLoose, and a stem a group
+// already holds is not added.
+func (ix *Index) looseIdiomGroups(query string, groups [][]termExpansion) [][]termExpansion {
+	p := &ix.params
+	if p.idiomLoose <= 0 || p.idiomLooseMax <= 0 {
+		return groups
+	}
+	x := ix.vocab.idiomIndex()
+	held := map[int32]int{}
+	seen := map[string]bool{}
+	for _, t := range tokenizeCached(query, map[string]string{}) {
+		if seen[t.stem] {
+			continue
+		}
+		seen[t.stem] = true
+		for _, k := range x.byStem[t.stem] {
+			held[k]++
+		}
+	}
+	var found []int32
+	for k, n := range held {
+		if n >= 2 && n == x.idioms[k].stems {
+			found = append(found, k)
+		}
+	}
+	if len(found) == 0 {
+		return groups
+	}
+	slices.SortFunc(found, func(a, b int32) int {
+		if na, nb := x.idioms[a].stems, x.idioms[b].stems; na != nb {
+			return nb - na
+		}
+		return int(a - b)
+	})
+	found = found[:min(len(found), p.idiomLooseMax)]
+	have := map[string]bool{}
+	for _, g := range groups {
+		for _, e := range g {
+			have[e.stem] = true
+		}
+	}
+	for _, k := range found {
+		for _, st := range x.idioms[k].to {
+			if !have[st] {
+				have[st] = true
+				groups = append(groups, []termExpansion{{stem: st, weight: p.idiomLoose, loose: true}})
+			}
+		}
+	}
+	return groups
 }

@@ -32,8 +32,8 @@ func TestSearchIdiomNamesTool(t *testing.T) {
 
 func TestIdiomWords(t *testing.T) {
 	p := defaultSearchParams
-	read := func(idioms string) []searchIdiomStems {
-		return stemIdioms(newSearchVocab("", idioms).idioms)
+	read := func(idioms string) *searchIdiomIndex {
+		return readIdioms(newSearchVocab("", idioms).idioms)
 	}
 	stems := map[string]string{}
 	names := toolNameStems([]ToolEntry{
@@ -83,5 +83,61 @@ func TestIdiomWords(t *testing.T) {
 	}
 	if got := idiomWords(many[:p.idiomTools], read("what have we got -> list\n"), p); words(got[0]) != "got" {
 		t.Errorf("one of %d tools named list holds %q, want %q", p.idiomTools, words(got[0]), "got")
+	}
+}
+
+// searchPhraseTokens is a quicker tokenizeCached for the idioms' words:
+// the same tokens for every phrase and replacement of idioms.txt.
+func TestSearchPhraseTokens(t *testing.T) {
+	stems := map[string]string{}
+	bad := 0
+	for _, p := range theSearchVocab().idioms {
+		for _, s := range []string{p.from, p.to} {
+			if got, want := searchPhraseTokens(s, stems), tokenizeCached(s, stems); !slices.Equal(got, want) {
+				if bad++; bad <= 5 {
+					t.Errorf("searchPhraseTokens(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// A query that holds every word of an idiom's phrase, though not as the
+// phrase, also looks for its replacement, with less weight.
+func TestSearchLooseIdiom(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "memory", Tool: "add_observations", Description: "Add new observations to existing entities"},
+		{Server: "memory", Tool: "delete_entities", Description: "Delete entities and their relations"},
+		{Server: "notes", Tool: "create_note", Description: "Create a note"},
+	}
+	vocab := newSearchVocab("", "keep in mind -> add observation memory\n")
+	p := defaultSearchParams
+	p.idiom = 0 // the tools hold no idiom's words: the query's groups alone
+	ix := newIndex(entries, p, vocab)
+	added := func(q string) []string {
+		groups, _ := ix.expand(q)
+		var out []string
+		for _, g := range groups {
+			if len(g) == 1 && g[0].weight == p.idiomLoose && g[0].loose && !g[0].direct {
+				out = append(out, g[0].stem)
+			}
+		}
+		return out
+	}
+	for q, want := range map[string][]string{
+		"she moved, keep that in your mind": {"add", "memori", "observ"},
+		"mind that she moved, keep it":      {"add", "memori", "observ"},
+		"keep in mind that she moved":       nil, // the idiom itself: rewritten
+		"mind that she moved":               nil, // one word of two
+	} {
+		if got := added(q); !slices.Equal(got, want) {
+			t.Errorf("%q adds %q, want %q", q, got, want)
+		}
+	}
+	expectSearchTop(t, ix, entries, "mind that she moved, keep it", "memory.add_observations")
+
+	p.idiomLoose = 0
+	if got := newIndex(entries, p, vocab).Search("mind that she moved, keep it", 5); len(got) > 0 && entries[got[0].Index].Tool == "add_observations" {
+		t.Errorf("add_observations is first without the idiom's words: the test shows nothing")
 	}
 }

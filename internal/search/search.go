@@ -302,7 +302,7 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 	}
 	xp.index(ix)
 	if params.idiom > 0 {
-		ix.iterms = idiomTerms(idiomWords(toolNameStems(entries, stems), vocab.idiomStems(), params), params.idiom)
+		ix.iterms = idiomTerms(idiomWords(toolNameStems(entries, stems), vocab.idiomIndex(), params), params.idiom)
 	}
 	ix.findSiblings(nameWords)
 	for i := range ix.intent {
@@ -643,7 +643,7 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 			kept = append(kept, out)
 		}
 	}
-	return kept, intent
+	return ix.looseIdiomGroups(query, kept), intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {

@@ -38,9 +38,9 @@ type searchVocab struct {
 	byFirst map[string][]searchIdiom   // whole phrases by first word (lower case), the longest first
 	slotted map[string][]searchIdiom   // phrases with a slot by first word (lower case), in file order
 
-	// idiomStems are the idioms read for the tools they name (stemIdioms),
-	// on first use: only an index needs them, a query does not.
-	idiomStems func() []searchIdiomStems
+	// idiomIndex is the idioms read for the tools they name and the
+	// queries that hold their words (readIdioms), on first use.
+	idiomIndex func() *searchIdiomIndex
 }
 
 // searchIdiom is one line of idioms.txt: a phrase and what it is rewritten
@@ -73,7 +73,7 @@ func newSearchVocab(table, idioms string) *searchVocab {
 	for _, ps := range v.byFirst {
 		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
 	}
-	v.idiomStems = sync.OnceValue(func() []searchIdiomStems { return stemIdioms(v.idioms) })
+	v.idiomIndex = sync.OnceValue(func() *searchIdiomIndex { return readIdioms(v.idioms) })
 	return v
 }
 
