@@ -62,17 +62,23 @@ func readIdioms(idioms []searchIdiom) *searchIdiomIndex {
 // searchPhraseTokens is tokenizeCached for the words of an idiom, quicker:
 // a word of lower-case ASCII letters only is taken as it is.
 func searchPhraseTokens(s string, stems map[string]string) []searchToken {
-	var out []searchToken
-	var one [1]string
-	for _, w := range strings.Fields(s) {
+	out := make([]searchToken, 0, strings.Count(s, " ")+1)
+	for w := range strings.FieldsSeq(s) {
 		if !searchPlainWord(w) {
 			out = append(out, tokenizeCached(w, stems)...)
 			continue
 		}
-		one[0] = w
-		out = append(out, stemWords(one[:], stems)...)
+		if isSearchStopWord(w) {
+			continue
+		}
+		st, ok := stems[w]
+		if !ok {
+			st = searchStem(w)
+			stems[w] = st
+		}
+		out = append(out, searchToken{surface: w, stem: st})
 	}
-	return slices.Clip(out)
+	return out
 }
 
 // searchPlainWord reports whether w is lower-case ASCII letters only, a
