@@ -283,8 +283,19 @@ func (p *Pool) refillLocked() {
 }
 
 func (p *Pool) warmOne(delay time.Duration) {
+	// The wait after failures ends when the pool closes: Close does not
+	// wait out a backoff of up to 30 seconds for a start it would discard.
 	if delay > 0 {
-		time.Sleep(delay)
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-p.done:
+			t.Stop()
+			p.mu.Lock()
+			p.starting--
+			p.mu.Unlock()
+			return
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

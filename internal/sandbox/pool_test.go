@@ -285,3 +285,39 @@ func TestPoolGrowsUnderABurstToWarmMaxAndShrinksWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A pool whose starts fail waits longer after each failure (up to 30
+// seconds); Close ends the wait instead of sitting it out.
+func TestPoolCloseEndsTheBackoff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	spec := DefaultSpec()
+	spec.Image = "mcp-code-mode-no-such-image:" + Owner()
+	p := NewPool(e, spec, Warming{Min: 1}, nil)
+	// Failures 1 and 2 wait 1 s and 2 s; the third start then waits 3 s.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p.mu.Lock()
+		n, starting := p.failures, p.starting
+		p.mu.Unlock()
+		if n >= 3 && starting == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d failed starts after 30s, want 3", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	p.Close()
+	// The backoff is 3 s now; Close returns well before it would end.
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v: it waited out the backoff", d)
+	}
+	if st := p.Stats(); st.Starting != 0 {
+		t.Errorf("after Close: %+v, want no start in progress", st)
+	}
+	noContainersLeft(t, e)
+}
