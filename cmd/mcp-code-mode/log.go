@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/spf13/cobra"
 )
 
@@ -142,7 +142,7 @@ func entryLine(e audit.Entry) string {
 		detail += ": " + e.Reason
 	}
 	return fmt.Sprintf("%-23s  %-8s  %-16s  %-30s  %-9s  %8s  %s\n", e.Time.Local().Format("2006-01-02 15:04:05.000"),
-		column(e.Run[:min(8, len(e.Run))], 8), column(e.Session, 16), column(what, 30), column(e.Outcome, 9), took, oneLine(detail))
+		column(e.Run[:min(8, len(e.Run))], 8), column(e.Session, 16), column(what, 30), column(e.Outcome, 9), took, printable.Line(detail))
 }
 
 func size(n int) string {
@@ -154,22 +154,10 @@ func size(n int) string {
 
 // column is s on one line, cut to width runes.
 func column(s string, width int) string {
-	s = oneLine(s)
+	s = printable.Line(s)
 	if utf8.RuneCountInString(s) <= width {
 		return s
 	}
 	r := []rune(s)
 	return string(r[:width-1]) + "…"
-}
-
-// oneLine replaces control and format characters (newlines, escapes,
-// bidirectional overrides) with spaces, so no text can move the cursor or
-// forge a line of the table.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
-			return ' '
-		}
-		return r
-	}, s)
 }

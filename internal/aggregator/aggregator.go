@@ -11,12 +11,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/policy"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
@@ -242,8 +242,8 @@ func modelSafe(servers []config.Server, log *slog.Logger) []config.Server {
 	}
 	out := make([]config.Server, 0, len(servers))
 	for _, s := range servers {
-		s.Description = truncateRunes(printable(s.Description), maxDescriptionRunes)
-		if shown := truncateRunes(printable(s.Name), maxNameRunes); shown != s.Name {
+		s.Description = truncateRunes(oneLine(s.Description), maxDescriptionRunes)
+		if shown := truncateRunes(oneLine(s.Name), maxNameRunes); shown != s.Name {
 			if shown == "" || names[shown] {
 				log.Warn("server left out: its name is not printable", "name", fmt.Sprintf("%q", s.Name), "source", s.Source)
 				continue
@@ -257,17 +257,11 @@ func modelSafe(servers []config.Server, log *slog.Logger) []config.Server {
 	return out
 }
 
-// printable is s on one line: control and format characters (newlines,
+// oneLine is s on one line: control and format characters (newlines,
 // escapes, bidirectional overrides, zero-width characters) become spaces,
 // and runs of spaces one.
-func printable(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(printable.Line(s)), " ")
 }
 
 // Close sends the spans of the runs so far, stops every wrapped server,

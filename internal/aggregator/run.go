@@ -318,7 +318,7 @@ func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView
 		// The rule is shown to the program; the patterns in it may come
 		// from files others wrote (a project's deny list), so it goes on
 		// one line, as server names do.
-		if why := printable(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())); why != "" {
+		if why := oneLine(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())); why != "" {
 			v.denied[t.Name] = why
 		} else {
 			v.tools[t.Name] = newCheckedTool(e.srv.Name, t)

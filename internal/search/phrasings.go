@@ -68,15 +68,7 @@ func searchPhraseTokens(s string, stems map[string]string) []searchToken {
 			out = append(out, tokenizeCached(w, stems)...)
 			continue
 		}
-		if isSearchStopWord(w) {
-			continue
-		}
-		st, ok := stems[w]
-		if !ok {
-			st = searchStem(w)
-			stems[w] = st
-		}
-		out = append(out, searchToken{surface: w, stem: st})
+		out = appendStemmed(out, w, stems)
 	}
 	return out
 }

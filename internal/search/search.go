@@ -428,17 +428,23 @@ func tokenizeCached(text string, cache map[string]string) []searchToken {
 func stemWords(words []string, cache map[string]string) []searchToken {
 	out := make([]searchToken, 0, len(words))
 	for _, w := range words {
-		if isSearchStopWord(w) {
-			continue
-		}
-		st, ok := cache[w]
-		if !ok {
-			st = searchStem(w)
-			cache[w] = st
-		}
-		out = append(out, searchToken{surface: w, stem: st})
+		out = appendStemmed(out, w, cache)
 	}
 	return out
+}
+
+// appendStemmed appends the word w (lower case) with its stem, unless it
+// is a stop word.
+func appendStemmed(toks []searchToken, w string, cache map[string]string) []searchToken {
+	if isSearchStopWord(w) {
+		return toks
+	}
+	st, ok := cache[w]
+	if !ok {
+		st = searchStem(w)
+		cache[w] = st
+	}
+	return append(toks, searchToken{surface: w, stem: st})
 }
 
 // Search returns at most limit tools for query, best first. Ties are broken

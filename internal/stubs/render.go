@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 )
 
 // Preamble is the Python source that must precede stubs for them to run as
@@ -228,7 +230,9 @@ func (t Tool) Summary() string {
 	} else {
 		para = strings.Join(strings.Fields(lines[0]), " ")
 	}
-	return truncate(para, maxSummary)
+	// A terminal shows it (the search command), so it holds no escape or
+	// other control or format character.
+	return truncate(strings.Join(strings.Fields(printable.Line(para)), " "), maxSummary)
 }
 
 // startsBlock reports whether a description line starts something other

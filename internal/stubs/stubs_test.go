@@ -514,6 +514,8 @@ func TestSummary(t *testing.T) {
 		{"日本語の説明。次の文。", "日本語の説明。"},
 		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 23)) + " word…"},
 		{strings.Repeat("x", 200), strings.Repeat("x", 119) + "…"},
+		// A hostile server's escapes, bell and bidirectional override.
+		{"Add \x1b]0;pwned\a\x1b[2Jnumbers\u202e. Then more.", "Add ]0;pwned [2Jnumbers ."},
 	}
 	for _, tt := range tests {
 		got := Tool{Description: tt.desc}.Summary()

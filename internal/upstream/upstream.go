@@ -24,7 +24,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -33,6 +32,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/oauth"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/redact"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/tail"
 )
@@ -608,7 +608,7 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 		if sess.tooLarge.Load() {
 			err = fmt.Errorf("%w: it sent a message over %d bytes (limits.max_message_bytes)", ErrMessageTooLarge, u.limits.MaxMessageBytes)
 		}
-		se := &StartError{Server: u.srv.Name, Err: err, Stderr: u.redact.String(stderr), Stdout: u.redact.String(sess.foreign.line())}
+		se := &StartError{Server: u.srv.Name, Err: err, Stderr: printable.Line(u.redact.String(stderr)), Stdout: printable.Line(u.redact.String(sess.foreign.line()))}
 		if sess.cmd != nil && sess.cmd.ProcessState != nil && sess.cmd.ProcessState.Exited() {
 			se.Exit = sess.cmd.ProcessState.ExitCode()
 		}
@@ -673,8 +673,8 @@ func (s *session) stderrTail() string {
 type StartError struct {
 	Server string
 	Err    error  // the cause, unredacted: for errors.Is, never for display
-	Stderr string // the end of the server's standard error, redacted
-	Stdout string // the first line it wrote on stdout that was not an MCP message, redacted
+	Stderr string // the end of the server's standard error, redacted, on one line (printable.Line)
+	Stdout string // the first line it wrote on stdout that was not an MCP message, redacted, printable
 	Exit   int    // a stdio server's exit status, when it exited (else 0)
 	msg    string
 }
@@ -808,7 +808,7 @@ func boundInstructions(s string) string {
 		if n == MaxInstructionsRunes {
 			break
 		}
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)) {
+		if r != '\n' && r != '\t' && printable.Unprintable(r) {
 			r = ' '
 		}
 		b.WriteRune(r)

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/clitest"
+)
+
+// A hostile server's text reaches the user's terminal through the
+// commands that show it: a tool's description (search, tools), what a
+// server that did not start wrote on stderr or stdout (search, tools,
+// doctor, servers). None of it may carry a terminal escape, a bell or a
+// bidirectional override: each shows as a space.
+func TestAHostileServerCannotWriteEscapesToTheTerminal(t *testing.T) {
+	clitest.NeedEngine(t)
+	// Each escape is made by the server's own shell, so that it is no
+	// configured value (those are redacted anyway).
+	const esc = `\\033]0;pwned\\007\\033[2J\\342\\200\\256`
+	f := clitest.NewFixture(t, fmt.Sprintf(`
+[limits]
+connect_timeout = "2s"
+
+[servers.describes]
+command = "sh"
+args = ["-c", "HOSTILE=$(printf 'add numbers %[2]s') exec %[1]s -leak HOSTILE"]
+
+[servers.crashes]
+command = "sh"
+args = ["-c", "printf 'fatal %[2]s\\n' >&2; exit 1"]
+
+[servers.banner]
+command = "sh"
+args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
+`, clitest.TestServer(), esc))
+	for _, args := range [][]string{
+		{"search", "add two numbers"},
+		{"tools"},
+		{"doctor"},
+		{"servers"},
+	} {
+		r := f.CLI(t, args[0], args[1:]...)
+		out := r.Stdout + r.Stderr
+		for _, bad := range []string{"\x1b", "\a", "\u202e"} {
+			if strings.Contains(out, bad) {
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Contains(line, bad) {
+						t.Errorf("%s: a line holds %q: %q", strings.Join(args, " "), bad, line)
+					}
+				}
+			}
+		}
+		if args[0] == "search" && (!strings.Contains(out, "pwned") || !strings.Contains(out, "fatal")) {
+			t.Errorf("search: the hostile text is not shown at all (the test shows nothing):\n%s", out)
+		}
+	}
+}

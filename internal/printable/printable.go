@@ -1,0 +1,31 @@
+// Package printable makes text from outside the host safe to show on one
+// line: on a terminal, in a log line or a table. A server's error output or
+// description may hold terminal escapes (which can retitle a window, clear
+// the screen or forge a link), bells, newlines that forge lines, and
+// bidirectional overrides or zero-width characters that show text other
+// than what is there.
+package printable
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Unprintable reports whether r is not shown as itself: a control
+// character (escape, bell, newline, ...), a format character
+// (bidirectional overrides, zero-width characters) or a line or paragraph
+// separator.
+func Unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+}
+
+// Line returns s with every rune that is Unprintable, and every byte that
+// is not valid UTF-8, as a space.
+func Line(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == unicode.ReplacementChar || Unprintable(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}

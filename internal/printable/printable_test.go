@@ -1,0 +1,34 @@
+package printable
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text, ünïcode and emoji 🙂": "plain text, ünïcode and emoji 🙂",
+		"fatal \x1b]0;pwned\a\x1b[2J":     "fatal  ]0;pwned  [2J",
+		"two\nlines\r\n":                  "two lines  ",
+		"abc\u202edcba \u200bzero":        "abc dcba  zero",
+		"bad \xff byte":                   "bad   byte",
+		"\u2028\u2029\u0085":              "   ",
+	} {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// No rune Line lets through is one a terminal acts on.
+func TestLineLeavesNothingUnprintable(t *testing.T) {
+	var b strings.Builder
+	for r := rune(0); r < 0x30000; r++ {
+		b.WriteRune(r)
+	}
+	for _, r := range Line(b.String()) {
+		if Unprintable(r) {
+			t.Fatalf("Line let %U through", r)
+		}
+	}
+}
