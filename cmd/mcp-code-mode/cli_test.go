@@ -465,6 +465,11 @@ func TestTools(t *testing.T) {
 				t.Errorf("stubs lack %q", s)
 			}
 		}
+		// The server's instructions come first, as comments.
+		const instr = "# test: the server's instructions\n#   Test server for mcp-code-mode integration tests. Tools do no input validation.\n\n# "
+		if !strings.HasPrefix(r.Stdout, instr) {
+			t.Errorf("the output does not start with the server's instructions %q:\n%s", instr, r.Stdout)
+		}
 	})
 	t.Run("json", func(t *testing.T) {
 		r := f.CLI(t, "tools", "--json", "test")

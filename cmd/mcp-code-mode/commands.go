@@ -475,8 +475,9 @@ func toolsCmd(s streams) *cobra.Command {
 		Use:   "tools [flags] [SERVER...]",
 		Short: "List the allowed tools of servers, with their Python stubs",
 		Long: `List the tools programs may call on the named servers (every enabled server when none is
-named), with the Python stub of each: its signature and docstring. Servers with no known tool
-list are started.`,
+named), with the Python stub of each: its signature and docstring, after the server's own
+instructions on using it when it sent any (describe_server shows them to a program). Servers
+with no known tool list are started.`,
 	}
 	c := newCommon(cmd)
 	var asJSON bool
@@ -521,7 +522,14 @@ func listTools(ctx context.Context, c *common, s streams, names []string, asJSON
 			return err
 		}
 	} else {
-		for _, d := range docs {
+		for i, d := range docs {
+			// Before a server's first tool, its instructions, as
+			// describe_server shows them to a program.
+			if i == 0 || docs[i-1].Server != d.Server {
+				if in := agg.Instructions(d.Server); in != "" {
+					fmt.Fprintf(stdout, "# %s: the server's instructions\n%s\n\n", d.Server, commentLines(in))
+				}
+			}
 			fmt.Fprintf(stdout, "# %s.%s\n%s\n\n", d.Server, d.Tool, d.Stub)
 		}
 		switch {
@@ -535,6 +543,17 @@ func listTools(ctx context.Context, c *common, s streams, names []string, asJSON
 		return exitError{1}
 	}
 	return nil
+}
+
+// commentLines writes text (without control characters other than
+// newlines and tabs, as a server's instructions are kept) as Python comment
+// lines: "#   " before each.
+func commentLines(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("#   "+l, " \t")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func searchCmd(s streams) *cobra.Command {

@@ -24,7 +24,7 @@ connect_timeout = "2s"
 
 [servers.describes]
 command = "sh"
-args = ["-c", "HOSTILE=$(printf 'add numbers %[2]s') exec %[1]s -leak HOSTILE"]
+args = ["-c", "HOSTILE=$(printf 'add numbers %[2]s') exec %[1]s -leak HOSTILE -instructions 'Use me.\\nThen \\x1b[2Jthis.'"]
 
 [servers.crashes]
 command = "sh"
@@ -53,6 +53,10 @@ args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
 		}
 		if args[0] == "search" && (!strings.Contains(out, "pwned") || !strings.Contains(out, "fatal")) {
 			t.Errorf("search: the hostile text is not shown at all (the test shows nothing):\n%s", out)
+		}
+		// The instructions, on lines of their own, each a comment.
+		if args[0] == "tools" && !strings.Contains(out, "# describes: the server's instructions\n#   Use me.\n#   Then  [2Jthis. Token: add numbers") {
+			t.Errorf("tools: the instructions are not shown as comments:\n%s", out)
 		}
 	}
 }

@@ -480,6 +480,18 @@ func (a *Aggregator) toolDocs(ctx context.Context, names []string) ([]ToolDoc, e
 	return out, nil
 }
 
+// Instructions returns the named server's own notes on using it, from its
+// answer to initialize (see ServerDescription), with its secrets taken
+// out: "" when it sent none, or has not started since its tool list was
+// last stored.
+func (a *Aggregator) Instructions(name string) string {
+	e := a.byName[name]
+	if e == nil {
+		return ""
+	}
+	return a.redact.String(e.up.Instructions())
+}
+
 // Probe starts the named server now, even during the back-off after failed
 // starts (which it ends), and returns how many of its tools may be called:
 // for doctor, whose job is to try.
