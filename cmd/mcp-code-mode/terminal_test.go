@@ -9,10 +9,11 @@ import (
 )
 
 // A hostile server's text reaches the user's terminal through the
-// commands that show it: a tool's description (search, tools), what a
-// server that did not start wrote on stderr or stdout (search, tools,
-// doctor, servers). None of it may carry a terminal escape, a bell or a
-// bidirectional override: each shows as a space.
+// commands that show it: a tool's description and name (search, tools),
+// its instructions (tools), what a server that did not start wrote on
+// stderr or stdout (search, tools, doctor, servers). None of it may carry
+// a terminal escape, a bell or a bidirectional override: each shows as a
+// space, and a tool whose name holds one is left out.
 func TestAHostileServerCannotWriteEscapesToTheTerminal(t *testing.T) {
 	clitest.NeedEngine(t)
 	// Each escape is made by the server's own shell, so that it is no
@@ -34,13 +35,19 @@ args = ["-c", "printf 'fatal %[2]s\\n' >&2; exit 1"]
 command = "sh"
 args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
 `, clitest.TestServer(), esc))
+	// A tool the server adds with a name that holds escapes is left out:
+	// a command would print the name.
+	r := f.CLI(t, "run", "--servers", "describes", "-c", "import mcp_describes\nprint(await mcp_describes.grow(name='evil\\x1b[2J\\x07name'))")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "added evil") {
+		t.Fatalf("the program that grows a hostile tool: %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
 	for _, args := range [][]string{
 		{"search", "add two numbers"},
 		{"tools"},
 		{"doctor"},
 		{"servers"},
 	} {
-		r := f.CLI(t, args[0], args[1:]...)
+		r = f.CLI(t, args[0], args[1:]...)
 		out := r.Stdout + r.Stderr
 		for _, bad := range []string{"\x1b", "\a", "\u202e"} {
 			if strings.Contains(out, bad) {
@@ -53,6 +60,9 @@ args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
 		}
 		if args[0] == "search" && (!strings.Contains(out, "pwned") || !strings.Contains(out, "fatal")) {
 			t.Errorf("search: the hostile text is not shown at all (the test shows nothing):\n%s", out)
+		}
+		if args[0] == "tools" && (strings.Contains(out, "evil") || !strings.Contains(out, "# describes.grow")) {
+			t.Errorf("tools: the tool with escapes in its name is listed, or the server's others are not:\n%s", out)
 		}
 		// The instructions, on lines of their own, each a comment.
 		if args[0] == "tools" && !strings.Contains(out, "# describes: the server's instructions\n#   Use me.\n#   Then  [2Jthis. Token: add numbers") {

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -210,7 +211,7 @@ func (u *Server) KnownTools() ([]Tool, bool) {
 	tools := make([]Tool, 0, len(ct.Tools))
 	for _, raw := range ct.Tools {
 		var t Tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
+		if json.Unmarshal(raw, &t) == nil && usableToolName(t.Name) {
 			tools = append(tools, t)
 		}
 	}
@@ -254,7 +255,7 @@ func (u *Server) setToolsLocked(tools []Tool) {
 func (u *Server) refresh(sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), u.limits.ConnectTimeout)
 	defer cancel()
-	tools, err := listTools(ctx, sess.c, nil)
+	tools, err := u.listTools(ctx, sess.c, nil)
 	if err != nil {
 		u.log.Debug("refresh after tools/list_changed", "err", u.redact.String(err.Error()))
 		return
@@ -788,7 +789,7 @@ func (u *Server) handshake(ctx context.Context, c *client.Client) ([]Tool, strin
 	if err != nil {
 		return nil, "", fmt.Errorf("initialize: %w", err)
 	}
-	tools, err := listTools(ctx, c, u.listMeta(ctx))
+	tools, err := u.listTools(ctx, c, u.listMeta(ctx))
 	// Secrets are taken out before the bound, which could cut one short.
 	return tools, boundInstructions(u.redact.String(res.Instructions)), err
 }
@@ -868,8 +869,9 @@ func listToolsRaw(ctx context.Context, c *client.Client, meta map[string]any) ([
 }
 
 // listTools is ListTools decoded into Tools, with meta as each request's
-// _meta (nil: none).
-func listTools(ctx context.Context, c *client.Client, meta map[string]any) ([]Tool, error) {
+// _meta (nil: none). A tool whose name is not usable (usableToolName) is
+// left out, with a warning.
+func (u *Server) listTools(ctx context.Context, c *client.Client, meta map[string]any) ([]Tool, error) {
 	raws, err := listToolsRaw(ctx, c, meta)
 	if err != nil {
 		return nil, err
@@ -880,9 +882,21 @@ func listTools(ctx context.Context, c *client.Client, meta map[string]any) ([]To
 		if err := json.Unmarshal(raw, &t); err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		if !usableToolName(t.Name) {
+			u.log.Warn("tool left out: its name is empty or not printable", "server", u.srv.Name, "tool", fmt.Sprintf("%q", u.redact.String(t.Name)))
+			continue
+		}
 		tools = append(tools, t)
 	}
 	return tools, nil
+}
+
+// usableToolName reports whether a server's tool may be offered under
+// name: not empty, and without control or format characters, which a
+// terminal or a log would act on (MCP's names are letters, digits, "_", "-"
+// and ".").
+func usableToolName(name string) bool {
+	return name != "" && !strings.ContainsFunc(name, printable.Unprintable) && utf8.ValidString(name)
 }
 
 var (
