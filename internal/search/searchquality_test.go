@@ -29,8 +29,10 @@ import (
 // with the tuning catalogs. Nothing that builds the ranker reads it
 // (TestSearchBlindSplitIsNoTuningInput), and its numbers are reported, not
 // held to a floor: tuning on its misses would make it a second tuning set.
-// testdata/search/blind2 is a second blind split over the same catalogs,
-// written after the first one's misses had been studied.
+// testdata/search/blind2, blind3 and blind4 are more blind splits over the
+// same catalogs, each written by someone who had seen neither the ranker
+// nor the other queries: the second after the first one's misses had been
+// studied, the fourth after the second's and third's had been read.
 //
 // Run with -update to rewrite testdata/search/results.txt and the blind
 // splits' results.txt.
@@ -57,6 +59,12 @@ const (
 	blind3Dir        = "../../testdata/search/blind3"
 	blind3QueryFile  = blind3Dir + "/queries.json"
 	blind3ResultFile = blind3Dir + "/results.txt"
+
+	// The fourth blind split: more queries over the same index, written
+	// after the second and third splits' misses had been read.
+	blind4Dir        = "../../testdata/search/blind4"
+	blind4QueryFile  = blind4Dir + "/queries.json"
+	blind4ResultFile = blind4Dir + "/results.txt"
 )
 
 func init() {
@@ -348,6 +356,12 @@ func TestSearchQualityBlind2(t *testing.T) {
 // over the same index; its queries repeat none of the other three sets.
 func TestSearchQualityBlind3(t *testing.T) {
 	testBlindSplit(t, "third blind split", blind3QueryFile, blind3ResultFile, blindQueryFile, blind2QueryFile)
+}
+
+// TestSearchQualityBlind4 reports the fourth blind split as the others,
+// over the same index; its queries repeat none of the other four sets.
+func TestSearchQualityBlind4(t *testing.T) {
+	testBlindSplit(t, "fourth blind split", blind4QueryFile, blind4ResultFile, blindQueryFile, blind2QueryFile, blind3QueryFile)
 }
 
 // testBlindSplit checks and reports the blind queries of queryFile (named
