@@ -6,14 +6,20 @@ import (
 	"testing"
 )
 
-// A tool holds the words of the idioms that name it, so a query that says
-// them otherwise than the idiom still finds it.
-func TestSearchIdiomNamesTool(t *testing.T) {
-	entries := []ToolEntry{
+// idiomTestEntries are the tools of the idiom tests: one the idiom "keep in
+// mind" names, and two it does not.
+func idiomTestEntries() []ToolEntry {
+	return []ToolEntry{
 		{Server: "memory", Tool: "add_observations", Description: "Add new observations to existing entities"},
 		{Server: "memory", Tool: "delete_entities", Description: "Delete entities and their relations"},
 		{Server: "notes", Tool: "create_note", Description: "Create a note"},
 	}
+}
+
+// A tool holds the words of the idioms that name it, so a query that says
+// them otherwise than the idiom still finds it.
+func TestSearchIdiomNamesTool(t *testing.T) {
+	entries := idiomTestEntries()
 	vocab := newSearchVocab("", "keep in mind -> add observation memory\n")
 	// "mind that she moved" is not the idiom's phrase: nothing rewrites it.
 	const q = "mind that she moved"
@@ -105,11 +111,7 @@ func TestSearchPhraseTokens(t *testing.T) {
 // A query that holds every word of an idiom's phrase, though not as the
 // phrase, also looks for its replacement, with less weight.
 func TestSearchLooseIdiom(t *testing.T) {
-	entries := []ToolEntry{
-		{Server: "memory", Tool: "add_observations", Description: "Add new observations to existing entities"},
-		{Server: "memory", Tool: "delete_entities", Description: "Delete entities and their relations"},
-		{Server: "notes", Tool: "create_note", Description: "Create a note"},
-	}
+	entries := idiomTestEntries()
 	vocab := newSearchVocab("", "keep in mind -> add observation memory\n")
 	p := defaultSearchParams
 	p.idiom = 0 // the tools hold no idiom's words: the query's groups alone
