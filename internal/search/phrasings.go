@@ -206,7 +206,10 @@ func (ix *Index) looseIdiomGroups(query string, groups [][]termExpansion) [][]te
 		return groups
 	}
 	x := ix.vocab.idiomIndex()
-	held := map[int32]int{}
+	// held[k]: how many of idiom k's stems the query holds (a query's
+	// distinct stems are fewer than 256: searchMaxQueryRunes).
+	held := make([]uint8, len(x.idioms))
+	var touched []int32
 	seen := map[string]bool{}
 	for _, t := range tokenizeCached(query, map[string]string{}) {
 		if seen[t.stem] {
@@ -214,25 +217,37 @@ func (ix *Index) looseIdiomGroups(query string, groups [][]termExpansion) [][]te
 		}
 		seen[t.stem] = true
 		for _, k := range x.byStem[t.stem] {
+			if held[k] == 0 {
+				touched = append(touched, k)
+			}
 			held[k]++
 		}
 	}
+	// The best p.idiomLooseMax, kept in order as they come: the most
+	// stems, then the first in the file.
+	better := func(a, b int32) bool {
+		if na, nb := x.idioms[a].stems, x.idioms[b].stems; na != nb {
+			return na > nb
+		}
+		return a < b
+	}
 	var found []int32
-	for k, n := range held {
-		if n >= 2 && n == x.idioms[k].stems {
-			found = append(found, k)
+	for _, k := range touched {
+		if n := int(held[k]); n < 2 || n != x.idioms[k].stems {
+			continue
+		}
+		i := len(found)
+		for i > 0 && better(k, found[i-1]) {
+			i--
+		}
+		if i < p.idiomLooseMax {
+			found = slices.Insert(found, i, k)
+			found = found[:min(len(found), p.idiomLooseMax)]
 		}
 	}
 	if len(found) == 0 {
 		return groups
 	}
-	slices.SortFunc(found, func(a, b int32) int {
-		if na, nb := x.idioms[a].stems, x.idioms[b].stems; na != nb {
-			return nb - na
-		}
-		return int(a - b)
-	})
-	found = found[:min(len(found), p.idiomLooseMax)]
 	have := map[string]bool{}
 	for _, g := range groups {
 		for _, e := range g {

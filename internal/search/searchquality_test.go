@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -610,6 +611,29 @@ func BenchmarkSearch1000(b *testing.B) {
 	for b.Loop() {
 		ix.Search(queries[i%len(queries)].Query, 5)
 		i++
+	}
+}
+
+// BenchmarkSearch1000Long measures the longest query (searchMaxQueryRunes)
+// made of the words the idioms' phrases use most, each once: the most idioms
+// to match, whole or loosely, and the most words to expand, over the index
+// of BenchmarkSearch1000.
+func BenchmarkSearch1000Long(b *testing.B) {
+	entries, _ := loadSearchCatalogs(b, searchCatalogDir, blindCatalogDir)
+	x := theSearchVocab().idiomIndex()
+	stems := slices.Collect(maps.Keys(x.byStem))
+	slices.SortFunc(stems, func(p, q string) int {
+		if n, m := len(x.byStem[p]), len(x.byStem[q]); n != m {
+			return m - n
+		}
+		return strings.Compare(p, q)
+	})
+	q := strings.Join(stems[:200], " ")[:searchMaxQueryRunes]
+	ix := NewIndex(entries)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ix.Search(q, 5)
 	}
 }
 
