@@ -242,8 +242,8 @@ func modelSafe(servers []config.Server, log *slog.Logger) []config.Server {
 	}
 	out := make([]config.Server, 0, len(servers))
 	for _, s := range servers {
-		s.Description = truncateRunes(oneLine(s.Description), maxDescriptionRunes)
-		if shown := truncateRunes(oneLine(s.Name), maxNameRunes); shown != s.Name {
+		s.Description = truncateRunes(printable.Words(s.Description), maxDescriptionRunes)
+		if shown := truncateRunes(printable.Words(s.Name), maxNameRunes); shown != s.Name {
 			if shown == "" || names[shown] {
 				log.Warn("server left out: its name is not printable", "name", fmt.Sprintf("%q", s.Name), "source", s.Source)
 				continue
@@ -255,13 +255,6 @@ func modelSafe(servers []config.Server, log *slog.Logger) []config.Server {
 		out = append(out, s)
 	}
 	return out
-}
-
-// oneLine is s on one line: control and format characters (newlines,
-// escapes, bidirectional overrides, zero-width characters) become spaces,
-// and runs of spaces one.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(printable.Line(s)), " ")
 }
 
 // Close sends the spans of the runs so far, stops every wrapped server,

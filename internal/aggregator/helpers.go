@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/search"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
@@ -262,7 +263,7 @@ func (a *Aggregator) docs(ctx context.Context, e *entry, tool, detail string) ([
 	if tool != "" && len(out) == 0 {
 		for _, t := range tools {
 			if t.Name == tool || stubs.Identifier(t.Name) == tool {
-				return nil, refuse("%s.%s is denied %s", e.srv.Name, tool, oneLine(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())))
+				return nil, refuse("%s.%s is denied %s", e.srv.Name, tool, printable.Words(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())))
 			}
 		}
 		return nil, refuse("%s has no tool %q that may be called", e.srv.Name, tool)

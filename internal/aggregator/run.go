@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
@@ -318,7 +319,7 @@ func (a *Aggregator) view(e *entry, tools []upstream.Tool, gen uint64) *toolView
 		// The rule is shown to the program; the patterns in it may come
 		// from files others wrote (a project's deny list), so it goes on
 		// one line, as server names do.
-		if why := oneLine(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())); why != "" {
+		if why := printable.Words(a.policy.Denial(e.srv, e.alias, t.Name, t.ReadOnly())); why != "" {
 			v.denied[t.Name] = why
 		} else {
 			v.tools[t.Name] = newCheckedTool(e.srv.Name, t)

@@ -29,3 +29,9 @@ func Line(s string) string {
 		return r
 	}, s)
 }
+
+// Words returns s as Line does, with each run of spaces made one and none
+// at either end.
+func Words(s string) string {
+	return strings.Join(strings.Fields(Line(s)), " ")
+}

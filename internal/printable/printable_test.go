@@ -32,3 +32,9 @@ func TestLineLeavesNothingUnprintable(t *testing.T) {
 		}
 	}
 }
+
+func TestWords(t *testing.T) {
+	if got, want := Words("  fatal\x1b[2J\n\tline \u202e two  "), "fatal [2J line two"; got != want {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+}

@@ -41,15 +41,9 @@ func TestIdiomWords(t *testing.T) {
 	read := func(idioms string) *searchIdiomIndex {
 		return readIdioms(newSearchVocab("", idioms).idioms)
 	}
-	stems := map[string]string{}
-	names := toolNameStems([]ToolEntry{
-		{Server: "firecrawl", Tool: "firecrawl_scrape"},
-		{Server: "slack", Tool: "post_message"},
-		{Server: "slack", Tool: "slack"},
-	}, stems)
-	if !slices.Equal(names[0], []string{"scrape"}) || !slices.Equal(names[1], []string{"post", "messag"}) || len(names[2]) != 0 {
-		t.Fatalf("name stems %q, want the server's names left out", names)
-	}
+	// The stems of the names of firecrawl_scrape, post_message and slack
+	// (of server slack), less the servers' names.
+	names := [][]string{{"scrape"}, {"post", "messag"}, nil}
 	words := func(ws []searchToken) string {
 		var out []string
 		for _, w := range ws {
@@ -141,5 +135,19 @@ func TestSearchLooseIdiom(t *testing.T) {
 	p.idiomLoose = 0
 	if got := newIndex(entries, p, vocab).Search("mind that she moved, keep it", 5); len(got) > 0 && entries[got[0].Index].Tool == "add_observations" {
 		t.Errorf("add_observations is first without the idiom's words: the test shows nothing")
+	}
+}
+
+// An index judges a tool by its name less every server's name: the idiom
+// names firecrawl_scrape though it does not say "firecrawl".
+func TestSearchIdiomNamesToolBeyondItsServer(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "firecrawl", Tool: "firecrawl_scrape", Description: "Scrape a page"},
+		{Server: "slack", Tool: "slack_post_message", Description: "Post a message"},
+	}
+	ix := newIndex(entries, defaultSearchParams, newSearchVocab("", "grab * off a site -> scrape page\n"))
+	t1 := ix.iterms["grab"]
+	if t1 == nil || len(t1.postings) != 1 || t1.postings[0].doc != 0 {
+		t.Errorf("the idiom's word grab is in %+v, want firecrawl_scrape alone", t1)
 	}
 }

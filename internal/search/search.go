@@ -3,7 +3,6 @@ package search
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -302,7 +301,17 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 	}
 	xp.index(ix)
 	if params.idiom > 0 {
-		ix.iterms = idiomTerms(idiomWords(toolNameStems(entries, stems), vocab.idiomIndex(), params), params.idiom)
+		// The words of a tool's name that say what it does: less those of
+		// any server's name ("firecrawl" in firecrawl_scrape).
+		does := make([][]string, len(entries))
+		for i, ns := range nameStems {
+			for _, st := range ns {
+				if !ix.serverStems[st] {
+					does[i] = append(does[i], st)
+				}
+			}
+		}
+		ix.iterms = idiomTerms(idiomWords(does, vocab.idiomIndex(), params), params.idiom)
 	}
 	ix.findSiblings(nameWords)
 	for i := range ix.intent {
@@ -391,27 +400,6 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 		sort.Slice(ws, func(a, b int) bool { return string(ws[a]) < string(ws[b]) })
 	}
 	return ix
-}
-
-// toolNameStems returns the stems of each tool's name, each once, less
-// those of any server's name ("firecrawl" in firecrawl_scrape): the words
-// that say what the tool does.
-func toolNameStems(entries []ToolEntry, stems map[string]string) [][]string {
-	server := map[string]bool{}
-	for _, e := range entries {
-		for _, t := range tokenizeCached(e.Server, stems) {
-			server[t.stem] = true
-		}
-	}
-	out := make([][]string, len(entries))
-	for i, e := range entries {
-		for _, t := range tokenizeCached(e.Tool, stems) {
-			if !server[t.stem] && !slices.Contains(out[i], t.stem) {
-				out[i] = append(out[i], t.stem)
-			}
-		}
-	}
-	return out
 }
 
 func searchIDF(n float64, df int) float64 {

@@ -232,7 +232,7 @@ func (t Tool) Summary() string {
 	}
 	// A terminal shows it (the search command), so it holds no escape or
 	// other control or format character.
-	return truncate(strings.Join(strings.Fields(printable.Line(para)), " "), maxSummary)
+	return truncate(printable.Words(para), maxSummary)
 }
 
 // startsBlock reports whether a description line starts something other
