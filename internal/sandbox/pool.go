@@ -291,11 +291,17 @@ func (p *Pool) warmOne(delay time.Duration) {
 		case <-t.C:
 		case <-p.done:
 			t.Stop()
-			p.mu.Lock()
-			p.starting--
-			p.mu.Unlock()
-			return
 		}
+	}
+	// A select picks at random between a fired timer and a closed pool, so
+	// the pool is checked again: a closed pool starts nothing.
+	select {
+	case <-p.done:
+		p.mu.Lock()
+		p.starting--
+		p.mu.Unlock()
+		return
+	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -321,3 +321,27 @@ func TestPoolCloseEndsTheBackoff(t *testing.T) {
 	}
 	noContainersLeft(t, e)
 }
+
+// TestPoolClosedStartsNothing: a warm start that comes due after Close, as
+// when the backoff's timer fires as the pool closes, starts no container.
+func TestPoolClosedStartsNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e := testEngine(t)
+	spec := DefaultSpec()
+	spec.Image = "mcp-code-mode-no-such-image:" + Owner()
+	p := NewPool(e, spec, Warming{}, nil)
+	p.Close()
+	p.mu.Lock()
+	p.starting++
+	p.mu.Unlock()
+	p.warmOne(0)
+	p.mu.Lock()
+	failures, starting := p.failures, p.starting
+	p.mu.Unlock()
+	if failures != 0 || starting != 0 {
+		t.Errorf("after a start due on a closed pool: %d failed starts, %d starting; want neither", failures, starting)
+	}
+	noContainersLeft(t, e)
+}
