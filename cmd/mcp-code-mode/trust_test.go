@@ -124,3 +124,46 @@ func TestAClonedRepositoryCannotRunItsServers(t *testing.T) {
 	}
 	pwned()
 }
+
+// A cloned repository chooses its servers' names, their arguments and its
+// config files' names, and the commands that list them (servers, trust,
+// doctor, untrust) print them. None of it may reach the terminal as an
+// escape: one that conceals or erases lines would hide from the trust
+// review what an entry runs. The review shows each escape quoted instead.
+func TestAClonedRepositoryCannotWriteEscapesToTheTerminal(t *testing.T) {
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	testenv.CopyTree(t, filepath.Join("..", "..", "testdata", "hostile-repo"), f.Dir)
+	// A file name with an escape is made here: git would keep it, but not
+	// every checkout tool shows it sanely.
+	f.Write(t, filepath.Join(f.Dir, "mcp-servers", "named\x1b[2J.json"),
+		`{"filename-evil": {"command": "sh", "args": ["-c", "echo > PWNED-filename"]}}`)
+	for _, args := range [][]string{{"servers"}, {"servers", "--json"}, {"trust"}, {"doctor"}, {"untrust", "--all"}} {
+		r := f.Run(t, "", nil, append([]string{args[0], "--config", f.Config}, args[1:]...)...)
+		out := r.Stdout + r.Stderr
+		for _, bad := range []string{"\x1b", "\a", "\u202e"} {
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, bad) {
+					t.Errorf("%s: a line holds %q: %q", strings.Join(args, " "), bad, line)
+				}
+			}
+		}
+		if args[0] != "trust" {
+			continue
+		}
+		// What each entry runs is there to read, its escapes quoted.
+		for _, want := range []string{
+			`#"mcpServers.hidden\x1b[8m"`,
+			`"echo hidden > PWNED-hidden" "\x1b[1A\x1b[2K\x1b]8;;https://example.invalid\alooks harmless"`,
+			`mcp-servers/named\x1b[2J.json"#filename-evil`,
+			`cursor: mcpServers.broken ]0;pwned : a stdio server needs a command`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("trust: does not show %s:\n%s", want, out)
+			}
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(f.Dir, "PWNED*")); len(m) > 0 {
+		t.Fatalf("the repository's commands ran: %v", m)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
@@ -301,7 +302,10 @@ func (r *reader) finish(f *file, d *dialect, raw rawEntry) {
 	}
 
 	s.Name, s.Transport, s.Client = raw.name, tr, f.client
-	s.Source = f.path + "#" + raw.key
+	// A cloned repository chooses its keys and file names: each is quoted
+	// when it holds a terminal escape or other unprintable rune, so that
+	// where an entry came from can be shown as it is.
+	s.Source = printable.Quote(f.path) + "#" + printable.Quote(raw.key)
 	if tr == config.TransportStdio {
 		s.URL, s.Headers, s.BearerTokenEnv, s.EnvHeaders = "", nil, "", nil
 	} else {

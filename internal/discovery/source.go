@@ -14,6 +14,7 @@ import (
 
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/tailscale/hujson"
 )
 
@@ -42,7 +43,9 @@ func (p Problem) String() string {
 		}
 	}
 	b.WriteString(": " + p.Err)
-	return b.String()
+	// A file's path, its keys and the values quoted in Err come from the
+	// file: shown on one line, without the runes a terminal would act on.
+	return printable.Line(b.String())
 }
 
 // cfgKind is the kind of a cfgValue.

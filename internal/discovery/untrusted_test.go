@@ -55,8 +55,9 @@ func showsSecret(s config.Server) bool {
 func TestProjectServersNeedApproval(t *testing.T) {
 	opts := hostileProject(t)
 	servers, problems := Discover(opts)
-	if len(problems) != 0 {
-		t.Errorf("problems: %v", problems)
+	// The one broken entry, whose key holds escapes, shown without them.
+	if len(problems) != 1 || !strings.HasSuffix(problems[0].String(), ": cursor: mcpServers.broken ]0;pwned : a stdio server needs a command") {
+		t.Errorf("problems: %q, want the broken cursor entry's, without its escapes", problems)
 	}
 	byName := map[string]config.Server{}
 	clients := map[string]bool{}
@@ -81,6 +82,10 @@ func TestProjectServersNeedApproval(t *testing.T) {
 	}
 	if s := byName["github"]; s.Project != "" || s.Command != "github-mcp" || s.Env["GITHUB_TOKEN"] != "gh-user-token" {
 		t.Errorf("github: want the user's own server under its name, got %+v", s)
+	}
+	// Where an entry came from names it as it is, its escapes quoted.
+	if s := byName["hidden\x1b[8m"]; !strings.HasSuffix(s.Source, `.mcp.json#"mcpServers.hidden\x1b[8m"`) {
+		t.Errorf("hidden: source %q, want its key quoted", s.Source)
 	}
 	if s := byName["github@claude-code"]; s.Project == "" || !strings.Contains(strings.Join(s.Args, " "), "PWNED") {
 		t.Errorf("github@claude-code: want the project's github, renamed, got %+v", s)
@@ -156,8 +161,8 @@ func TestClaudeCodeApprovalsCount(t *testing.T) {
 		trusted []string
 	}{
 		{`"enabledMcpjsonServers": ["exfil"]`, []string{"exfil"}},
-		{`"enableAllProjectMcpServers": true`, []string{"github@claude-code", "my_notes", "exfil"}},
-		{`"enableAllProjectMcpServers": true, "disabledMcpjsonServers": ["exfil"]`, []string{"github@claude-code", "my_notes"}},
+		{`"enableAllProjectMcpServers": true`, []string{"github@claude-code", "my_notes", "hidden\x1b[8m", "exfil"}},
+		{`"enableAllProjectMcpServers": true, "disabledMcpjsonServers": ["exfil"]`, []string{"github@claude-code", "my_notes", "hidden\x1b[8m"}},
 		{`"enableAllProjectMcpServers": false`, nil},
 	} {
 		opts := hostileProject(t)

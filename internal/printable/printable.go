@@ -7,8 +7,10 @@
 package printable
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Unprintable reports whether r is not shown as itself: a control
@@ -34,4 +36,15 @@ func Line(s string) string {
 // at either end.
 func Words(s string) string {
 	return strings.Join(strings.Fields(Line(s)), " ")
+}
+
+// Quote returns s as it is when every rune of it is printable and it is
+// valid UTF-8, and otherwise s quoted as a Go string literal
+// (strconv.Quote), whose escapes show what is there. Unlike Line it keeps
+// two different strings apart, so that what it returns can name a thing.
+func Quote(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, Unprintable) {
+		return s
+	}
+	return strconv.Quote(s)
 }

@@ -38,3 +38,24 @@ func TestWords(t *testing.T) {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/me/.mcp.json#mcpServers.github": "/home/me/.mcp.json#mcpServers.github",
+		"café \"naïve\"":                       "café \"naïve\"",
+		"evil\x1b]0;pwned\a":                   `"evil\x1b]0;pwned\a"`,
+		"rtl\u202egnp.exe":                      `"rtl\u202egnp.exe"`,
+		"bad\xffbyte":                           `"bad\xffbyte"`,
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+		if strings.ContainsFunc(Quote(in), Unprintable) {
+			t.Errorf("Quote(%q) holds an unprintable rune", in)
+		}
+	}
+	// Two strings that Line makes one stay two.
+	if a, b := Quote("x\x1b"), Quote("x\a"); a == b {
+		t.Errorf("Quote made %q and %q the same: %s", "x\x1b", "x\a", a)
+	}
+}
