@@ -44,8 +44,8 @@ func TestQuote(t *testing.T) {
 		"/home/me/.mcp.json#mcpServers.github": "/home/me/.mcp.json#mcpServers.github",
 		"café \"naïve\"":                       "café \"naïve\"",
 		"evil\x1b]0;pwned\a":                   `"evil\x1b]0;pwned\a"`,
-		"rtl\u202egnp.exe":                      `"rtl\u202egnp.exe"`,
-		"bad\xffbyte":                           `"bad\xffbyte"`,
+		"rtl\u202egnp.exe":                     `"rtl\u202egnp.exe"`,
+		"bad\xffbyte":                          `"bad\xffbyte"`,
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
