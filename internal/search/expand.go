@@ -629,15 +629,36 @@ func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
 
 // searchAttributive reports whether query word i is a participle used as an
 // adjective: after a determiner and before a word that is not a stop word
-// ("bring a paused project back", "wake the sleeping backend"). It says
-// the state the thing is in, which the tool named for that action
-// (pause_project) would put it in, not the action asked for.
+// ("bring a paused project back", "wake the sleeping backend"), or a past
+// participle after a form of "be", maybe with an adverb between ("is this
+// yaml well formed", "which accounts are connected"). It says the state the
+// thing is in, which the tool named for that action (pause_project) would
+// put it in, not the action asked for; nor is "formed" the noun "form".
 func searchAttributive(all []searchToken, i int) bool {
 	w := all[i].surface
+	if i > 0 && len(w) > 4 && strings.HasSuffix(w, "ed") {
+		j := i - 1
+		if j > 0 && searchStateAdverb(all[j].surface) {
+			j--
+		}
+		if searchCopulas[all[j].surface] {
+			return true
+		}
+	}
 	if i == 0 || i+1 >= len(all) || !searchDeterminers[all[i-1].surface] || isSearchStopWord(all[i+1].surface) {
 		return false
 	}
 	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
+}
+
+// searchCopulas are the forms of "be" a state follows ("isn" and "aren" as
+// split from "isn't" and "aren't").
+var searchCopulas = wordSet(`is are was were be been isn aren wasn weren`)
+
+// searchStateAdverb reports whether w may stand between a form of "be" and
+// the participle it says: "well", "already", "still", or an adverb in -ly.
+func searchStateAdverb(w string) bool {
+	return w == "well" || w == "already" || w == "still" || strings.HasSuffix(w, "ly")
 }
 
 var searchDeterminers = wordSet(`a an the this that these those my your our their his her its some every each all`)

@@ -62,6 +62,8 @@ func TestSearchDirection(t *testing.T) {
 	// coordinates") against what the query wants and has.
 	expectSearchTop(t, ix, entries, "coordinates to an address", "google-maps.maps_reverse_geocode")
 	expectSearchTop(t, ix, entries, "from an address to coordinates", "google-maps.maps_geocode")
+	// Coordinates written out are what the query has.
+	expectSearchTop(t, ix, entries, "what street is at 40.7128, -74.0060", "google-maps.maps_reverse_geocode")
 }
 
 func TestSearchListing(t *testing.T) {
@@ -127,17 +129,22 @@ func TestSearchLexicon(t *testing.T) {
 	expectSearchTop(t, ix, entries, "what is 12 plus 30", "calc.add")
 }
 
-// A participle between a determiner and a noun is the thing's state, not
-// the action asked for: "paused" in "bring a paused project back", but not
-// "paused" in "which projects are paused" or "list paused projects".
+// A participle between a determiner and a noun, or a past participle after
+// a form of "be", is the thing's state, not the action asked for: "paused"
+// in "bring a paused project back" and "which projects are paused", but
+// not in "list paused projects".
 func TestSearchAttributive(t *testing.T) {
 	for q, want := range map[string]string{
 		"bring a paused project back":       "paused",
 		"wake the sleeping demo backend":    "sleeping",
 		"rerun my failed build":             "failed",
-		"which projects are paused":         "",
+		"which projects are paused":         "paused",
 		"list paused projects":              "",
-		"the project was paused":            "",
+		"the project was paused":            "paused",
+		"whether this yaml is well formed":  "formed",
+		"which accounts are really linked":  "linked",
+		"is it running":                     "",
+		"it is red":                         "",
 		"show the red button":               "",
 		"show the updated":                  "",
 		"open the shared drive of the team": "shared",
@@ -153,6 +160,12 @@ func TestSearchAttributive(t *testing.T) {
 			t.Errorf("%q: attributive %q, want %q", q, got, want)
 		}
 	}
+	// "formed" is not the noun "form" of a tool that fills one in.
+	entries := []ToolEntry{
+		{Server: "browser", Tool: "fill_form", Description: "Fill out multiple form elements (inputs, selects, checkboxes) at once"},
+		{Server: "calc", Tool: "format_validate", Description: "Validate and parse JSON, CSV, XML, or YAML strings"},
+	}
+	expectSearchTop(t, NewIndex(entries), entries, "check whether this yaml is well formed", "calc.format_validate")
 }
 
 // TestSearchQuestionOrRequest checks that a question asks for a tool that

