@@ -278,6 +278,25 @@ func TestSearchScoped(t *testing.T) {
 	expectSearchTop(t, ix, entries, "delete entities from memory", "memory.delete_entities")
 }
 
+// Only the query's own words name a server: an idiom rewrites "make the
+// meeting longer" to "update event duration end time", and the server named
+// time is not what it asks for.
+func TestSearchRewriteNamesNoServer(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "time", Tool: "convert_time", Description: "Convert a time between timezones"},
+		{Server: "time", Tool: "get_current_time", Description: "Get the current time in a timezone"},
+		{Server: "calendar", Tool: "edit_meeting", Description: "Change a meeting: its title, when it starts and how long it lasts"},
+		{Server: "calendar", Tool: "create_meeting", Description: "Put a new meeting on the calendar"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "make the meeting longer", "calendar.edit_meeting")
+	expectSearchTop(t, ix, entries, "extend the meeting", "calendar.edit_meeting")
+	// Said by the query itself, the name still scopes.
+	if got := searchTopNames(entries, ix.Search("time", 0), 2); len(got) != 2 || !strings.HasPrefix(got[0], "time.") || !strings.HasPrefix(got[1], "time.") {
+		t.Errorf("time: top %v, want the time server's tools", got)
+	}
+}
+
 // A query may name a server by the start of its name: "mongo" is mongodb,
 // but "cloud" is not cloudflare (too little of it) and "post" not postgres.
 func TestSearchScopedByShortName(t *testing.T) {
