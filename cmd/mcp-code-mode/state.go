@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/aggregator"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/state"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -93,7 +94,7 @@ func memoryCmd(s streams) *cobra.Command {
 func savedToolsCmd(s streams) *cobra.Command {
 	return stateGroup(s, "saved-tools", "The tools programs saved with save_tool: ls, show, rm", []stateSub{
 		{"ls", "The saved tools: name, signature, description", 0},
-		{"show NAME", "The source of a saved tool (--json: with its description and times)", 1},
+		{"show NAME", "The source of a saved tool, with any escape or carriage return written as its escape (--json: as saved, with its description and times)", 1},
 		{"rm NAME", "Delete a saved tool", 1},
 	}, savedToolsSub)
 }
@@ -242,7 +243,7 @@ func savedToolsSub(ctx context.Context, sc *stateCommand, sub string, rest []str
 		fmt.Fprintln(tw, "NAME\tSIGNATURE\tDESCRIPTION")
 		for _, t := range list {
 			desc, _, _ := strings.Cut(t.Description, "\n")
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Signature, desc)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, printable.Line(t.Signature), printable.Line(desc))
 		}
 		return tw.Flush()
 	case "show":
@@ -254,7 +255,9 @@ func savedToolsSub(ctx context.Context, sc *stateCommand, sub string, rest []str
 			return writeJSON(stdout, map[string]any{"name": t.Name, "description": t.Description, "source": t.Source,
 				"created_at": aggregator.Timestamp(t.CreatedAt), "updated_at": aggregator.Timestamp(t.UpdatedAt)})
 		}
-		fmt.Fprint(stdout, t.Source)
+		// A program saved it: what would hide a line from the reader (an
+		// escape, a carriage return) shows as its escape instead.
+		fmt.Fprint(stdout, printable.Text(t.Source))
 		if !strings.HasSuffix(t.Source, "\n") {
 			fmt.Fprintln(stdout)
 		}

@@ -7,6 +7,7 @@
 package printable
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -47,4 +48,27 @@ func Quote(s string) string {
 		return s
 	}
 	return strconv.Quote(s)
+}
+
+// Text returns s for showing as lines of text that a reader must be able to
+// trust, such as code under review: newlines and tabs stay, and every other
+// rune that is Unprintable, and every byte that is not valid UTF-8, is
+// written as its Go escape ("\x1b", "\r", "\u202e", "\xff"), so that what
+// would conceal, overwrite or reorder the text shows instead.
+func Text(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case r != '\n' && r != '\t' && Unprintable(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
 }

@@ -59,3 +59,21 @@ func TestQuote(t *testing.T) {
 		t.Errorf("Quote made %q and %q the same: %s", "x\x1b", "x\a", a)
 	}
 }
+
+func TestText(t *testing.T) {
+	for in, want := range map[string]string{
+		"def f():\n\treturn 1\n":            "def f():\n\treturn 1\n",
+		"ok = 1  # café\n":                  "ok = 1  # café\n",
+		"x = 1\x1b[8m\nhidden()\x1b[0m\n":   `x = 1\x1b[8m` + "\n" + `hidden()\x1b[0m` + "\n",
+		"looks_fine()\rrm_everything()\r\n": `looks_fine()\rrm_everything()\r` + "\n",
+		"a\u202eb\x07c\xffd":                `a\u202eb\ac\xffd`,
+	} {
+		got := Text(in)
+		if got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if strings.ContainsFunc(strings.NewReplacer("\n", "", "\t", "").Replace(got), Unprintable) {
+			t.Errorf("Text(%q) holds an unprintable rune other than a newline or a tab", in)
+		}
+	}
+}
