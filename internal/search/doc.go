@@ -31,7 +31,7 @@
 // Values in the query (a file name, an IP address, a date, two units, an
 // SQL statement, a cron expression) add the words for their kind. Server
 // names weigh by how distinctive they are, and only the query's own words
-// name one, not the words an idiom rewrites it to. Nothing is downloaded and no
-// model runs: over the 1,137 tools of the search benchmark's two sets a
-// query takes well under 5 ms (BenchmarkSearch1000).
+// name one, not the words an idiom rewrites it to. Nothing is downloaded
+// and no model runs: over the 1,137 tools of the search benchmark's two
+// sets a query takes well under 5 ms (BenchmarkSearch1000).
 package search
