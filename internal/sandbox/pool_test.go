@@ -286,16 +286,23 @@ func TestPoolGrowsUnderABurstToWarmMaxAndShrinksWhenIdle(t *testing.T) {
 	}
 }
 
-// A pool whose starts fail waits longer after each failure (up to 30
-// seconds); Close ends the wait instead of sitting it out.
-func TestPoolCloseEndsTheBackoff(t *testing.T) {
+// poolOfAMissingImage returns the test engine and a pool, warming as w
+// says, of an image the engine does not have: every start fails.
+func poolOfAMissingImage(t *testing.T, w Warming) (*Engine, *Pool) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("talks to the engine")
 	}
 	e := testEngine(t)
 	spec := DefaultSpec()
 	spec.Image = "mcp-code-mode-no-such-image:" + Owner()
-	p := NewPool(e, spec, Warming{Min: 1}, nil)
+	return e, NewPool(e, spec, w, nil)
+}
+
+// A pool whose starts fail waits longer after each failure (up to 30
+// seconds); Close ends the wait instead of sitting it out.
+func TestPoolCloseEndsTheBackoff(t *testing.T) {
+	e, p := poolOfAMissingImage(t, Warming{Min: 1})
 	// Failures 1 and 2 wait 1 s and 2 s; the third start then waits 3 s.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -325,13 +332,7 @@ func TestPoolCloseEndsTheBackoff(t *testing.T) {
 // TestPoolClosedStartsNothing: a warm start that comes due after Close, as
 // when the backoff's timer fires as the pool closes, starts no container.
 func TestPoolClosedStartsNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("talks to the engine")
-	}
-	e := testEngine(t)
-	spec := DefaultSpec()
-	spec.Image = "mcp-code-mode-no-such-image:" + Owner()
-	p := NewPool(e, spec, Warming{}, nil)
+	e, p := poolOfAMissingImage(t, Warming{})
 	p.Close()
 	p.mu.Lock()
 	p.starting++
