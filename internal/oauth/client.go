@@ -41,6 +41,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/safefile"
 )
 
@@ -580,9 +581,11 @@ func oauthError(code, desc string) string {
 	return s
 }
 
-// clip caps s at n runes and puts it on one line.
+// clip caps s at n runes and puts it on one line, without the runes a
+// terminal would act on: what an authorization server says is shown to
+// the user.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = printable.Words(s)
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
 	}

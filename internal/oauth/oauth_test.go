@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 )
 
 // hostile is a protected MCP server on loopback whose protected resource
@@ -377,5 +378,25 @@ func TestAServerThatDoesNotSignInWithOAuthIsToldApart(t *testing.T) {
 	}
 	if register.Load() != 0 {
 		t.Error("a client was registered")
+	}
+}
+
+// What an authorization server or a protected server says when it refuses
+// (error, error_description, a challenge's description, the issuer it
+// names) reaches the user's terminal in an error: it comes on one line,
+// clipped, without escapes, bells or bidirectional overrides.
+func TestARefusalCarriesNoEscapes(t *testing.T) {
+	hostileText := "invalid_grant\x1b]0;pwned\a\n\x1b[2Jnext line \u202eevil\u200b"
+	for _, got := range []string{
+		oauthError(hostileText, hostileText),
+		clipDescription(hostileText),
+		clip(strings.Repeat(hostileText, 50), 200),
+	} {
+		if strings.ContainsFunc(got, printable.Unprintable) {
+			t.Errorf("%q holds an unprintable rune", got)
+		}
+		if !strings.Contains(got, "invalid_grant ]0;pwned [2Jnext line evil") {
+			t.Errorf("%q: the text is not shown", got)
+		}
 	}
 }
