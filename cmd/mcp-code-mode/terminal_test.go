@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -19,6 +21,12 @@ func TestAHostileServerCannotWriteEscapesToTheTerminal(t *testing.T) {
 	// Each escape is made by the server's own shell, so that it is no
 	// configured value (those are redacted anyway).
 	const esc = `\\033]0;pwned\\007\\033[2J\\342\\200\\256`
+	// A remote server that refuses with an error page holding escapes:
+	// the HTTP client quotes the body in its error.
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "upstream broke \x1b]0;pwned\a\x1b[2J\u202e", http.StatusInternalServerError)
+	}))
+	defer remote.Close()
 	f := clitest.NewFixture(t, fmt.Sprintf(`
 [limits]
 connect_timeout = "2s"
@@ -34,7 +42,10 @@ args = ["-c", "printf 'fatal %[2]s\\n' >&2; exit 1"]
 [servers.banner]
 command = "sh"
 args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
-`, clitest.TestServer(), esc))
+
+[servers.broken-remote]
+url = "%[3]s/mcp"
+`, clitest.TestServer(), esc, remote.URL))
 	// A tool the server adds with a name that holds escapes is left out:
 	// a command would print the name.
 	r := f.CLI(t, "run", "--servers", "describes", "-c", "import mcp_describes\nprint(await mcp_describes.grow(name='evil\\x1b[2J\\x07name'))")
@@ -57,6 +68,9 @@ args = ["-c", "printf 'Welcome %[2]s\\n'; exec sleep 60"]
 					}
 				}
 			}
+		}
+		if args[0] == "doctor" && !strings.Contains(out, "upstream broke  ]0;pwned  [2J") {
+			t.Errorf("doctor: the remote server's error is not shown:\n%s", out)
 		}
 		if args[0] == "search" && (!strings.Contains(out, "pwned") || !strings.Contains(out, "fatal")) {
 			t.Errorf("search: the hostile text is not shown at all (the test shows nothing):\n%s", out)

@@ -634,6 +634,9 @@ func (u *Server) startOnce(ctx context.Context) (*session, []Tool, error) {
 				se.msg += " (what it wrote is in the log, and `mcp-code-mode doctor` shows it)"
 			}
 		}
+		// The error may quote the server: a remote server's HTTP error
+		// body is part of it.
+		se.msg = printable.Line(se.msg)
 		if stderr != "" {
 			u.log.Warn("wrapped server did not start", "err", se.msg, "stderr", se.Stderr)
 		}
