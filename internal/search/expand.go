@@ -630,8 +630,9 @@ func (ix *Index) lexTerms(rel []lexTerm, math bool) []termExpansion {
 // searchAttributive reports whether query word i is a participle used as an
 // adjective: after a determiner and before a word that is not a stop word
 // ("bring a paused project back", "wake the sleeping backend"), or a past
-// participle after a form of "be", maybe with an adverb between ("is this
-// yaml well formed", "which accounts are connected"). It says the state the
+// participle right after a form of "be", maybe with an adverb between
+// ("whether the yaml is well formed", "which accounts are connected"; not
+// "is the yaml well formed", whose "be" stands apart). It says the state the
 // thing is in, which the tool named for that action (pause_project) would
 // put it in, not the action asked for; nor is "formed" the noun "form".
 func searchAttributive(all []searchToken, i int) bool {
