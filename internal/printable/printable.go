@@ -22,6 +22,12 @@ func Unprintable(r rune) bool {
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
+// Is reports whether s is valid UTF-8 and has no rune that is
+// Unprintable: whether it shows as itself.
+func Is(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, Unprintable)
+}
+
 // Line returns s with every rune that is Unprintable, and every byte that
 // is not valid UTF-8, as a space.
 func Line(s string) string {
@@ -44,7 +50,7 @@ func Words(s string) string {
 // (strconv.Quote), whose escapes show what is there. Unlike Line it keeps
 // two different strings apart, so that what it returns can name a thing.
 func Quote(s string) string {
-	if utf8.ValidString(s) && !strings.ContainsFunc(s, Unprintable) {
+	if Is(s) {
 		return s
 	}
 	return strconv.Quote(s)

@@ -77,3 +77,11 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestIs(t *testing.T) {
+	for s, want := range map[string]bool{"create_issue": true, "café 🙂": true, "": true, "a\x1bb": false, "a\u202eb": false, "a\nb": false, "a\xffb": false} {
+		if got := Is(s); got != want {
+			t.Errorf("Is(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

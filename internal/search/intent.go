@@ -350,6 +350,7 @@ type parsedQuery struct {
 	changes   bool            // a verb of change
 	question  bool            // it starts as a question does
 	many      bool            // a word of more than one (searchManyWords)
+	own       []string        // the stems of the query as written (before idioms rewrite it), each once
 }
 
 // asks reports whether the query is a question that asks for no change.

@@ -197,10 +197,10 @@ func idiomTerms(words [][]searchToken, w float64) map[string]*searchTerm {
 // replacements of the idioms whose phrase's every stem (two or more) the
 // query holds, though not as the phrase: in another order, another form or
 // with other words between ("mind that she moved, keep it" holds "keep in
-// mind"). Of several, the p.idiomLooseMax with the most stems, then the
-// first in the file. The words weigh p.idiomLoose, and a stem a group
-// already holds is not added.
-func (ix *Index) looseIdiomGroups(query string, groups [][]termExpansion) [][]termExpansion {
+// mind"). own is the query's stems, each once. Of several idioms, the
+// p.idiomLooseMax with the most stems, then the first in the file. The
+// words weigh p.idiomLoose, and a stem a group already holds is not added.
+func (ix *Index) looseIdiomGroups(own []string, groups [][]termExpansion) [][]termExpansion {
 	p := &ix.params
 	if p.idiomLoose <= 0 || p.idiomLooseMax <= 0 {
 		return groups
@@ -210,13 +210,8 @@ func (ix *Index) looseIdiomGroups(query string, groups [][]termExpansion) [][]te
 	// distinct stems are fewer than 256: searchMaxQueryRunes).
 	held := make([]uint8, len(x.idioms))
 	var touched []int32
-	seen := map[string]bool{}
-	for _, t := range tokenizeCached(query, map[string]string{}) {
-		if seen[t.stem] {
-			continue
-		}
-		seen[t.stem] = true
-		for _, k := range x.byStem[t.stem] {
+	for _, st := range own {
+		for _, k := range x.byStem[st] {
 			if held[k] == 0 {
 				touched = append(touched, k)
 			}

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -453,7 +454,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	// The server name scopes: named[s] is how much of server s's name the
 	// query names. A stem that names a tool's server counts for that tool
 	// through the scoping only, not again through the tool's text.
-	named, namedBy := ix.namedServers(query, groups)
+	named, namedBy := ix.namedServers(intent.own, groups)
 
 	// BM25F: a tool scores for each query word by its best expansion.
 	best := make([]float64, len(ix.docs))
@@ -562,22 +563,18 @@ func (ix *Index) Search(query string, limit int) []Hit {
 // namedServers returns, per server, how much of its name the query names
 // (0..1, its stems weighted by idf), and per stem the servers it names with
 // the stem's share of each name (key -1: the largest share); nil when the
-// query names no server. Only the query's own words name a server, not
-// those an idiom rewrote it to: "make the meeting longer" is read as
-// "update event duration end time", which is no request for a server
-// named time.
-func (ix *Index) namedServers(query string, groups [][]termExpansion) (named []float64, namedBy map[string]map[int32]float64) {
-	own := map[string]bool{}
-	for _, t := range searchTokenize(query, false) {
-		own[t.stem] = true
-	}
+// query names no server. Only the query's own words (own, its stems) name
+// a server, not those an idiom rewrote it to: "make the meeting longer" is
+// read as "update event duration end time", which is no request for a
+// server named time.
+func (ix *Index) namedServers(own []string, groups [][]termExpansion) (named []float64, namedBy map[string]map[int32]float64) {
 	for si, s := range ix.servers {
 		var m float64
 		for k, st := range s.stems {
 			var w float64
 			by := st
 			for _, g := range groups {
-				if !own[g[0].stem] {
+				if !slices.Contains(own, g[0].stem) {
 					continue
 				}
 				for _, e := range g {
@@ -623,6 +620,14 @@ func (ix *Index) namedServers(query string, groups [][]termExpansion) (named []f
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 	groups, intent := ix.queryGroups(ix.vocab.prepare(query))
 	intent.question = searchAsksQuestion(query)
+	// The stems of the query as written, before its idioms are rewritten.
+	seen := map[string]bool{}
+	for _, t := range searchTokenize(query, false) {
+		if !seen[t.stem] {
+			seen[t.stem] = true
+			intent.own = append(intent.own, t.stem)
+		}
+	}
 	// Each stem goes to one group only.
 	owner := map[string]int{}
 	for gi, g := range groups {
@@ -647,7 +652,7 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 			kept = append(kept, out)
 		}
 	}
-	return ix.looseIdiomGroups(query, kept), intent
+	return ix.looseIdiomGroups(intent.own, kept), intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {

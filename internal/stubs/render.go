@@ -224,15 +224,15 @@ func (t Tool) Summary() string {
 	for n < len(lines) && lines[n] != "" && !startsBlock(lines[n]) {
 		n++
 	}
-	para := strings.Join(strings.Fields(strings.Join(lines[:n], " ")), " ")
+	// A terminal shows it (the search command), so it holds no escape or
+	// other control or format character.
+	para := printable.Words(strings.Join(lines[:n], " "))
 	if end := sentenceEnd(para); end > 0 {
 		para = para[:end]
 	} else {
-		para = strings.Join(strings.Fields(lines[0]), " ")
+		para = printable.Words(lines[0])
 	}
-	// A terminal shows it (the search command), so it holds no escape or
-	// other control or format character.
-	return truncate(printable.Words(para), maxSummary)
+	return truncate(para, maxSummary)
 }
 
 // startsBlock reports whether a description line starts something other

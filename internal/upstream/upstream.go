@@ -24,7 +24,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -899,7 +898,7 @@ func (u *Server) listTools(ctx context.Context, c *client.Client, meta map[strin
 // terminal or a log would act on (MCP's names are letters, digits, "_", "-"
 // and ".").
 func usableToolName(name string) bool {
-	return name != "" && !strings.ContainsFunc(name, printable.Unprintable) && utf8.ValidString(name)
+	return name != "" && printable.Is(name)
 }
 
 var (
