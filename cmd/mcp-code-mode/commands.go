@@ -26,6 +26,7 @@ import (
 	"github.com/mcp-code-mode/mcp-code-mode/internal/audit"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/discovery"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/upstream"
@@ -278,15 +279,38 @@ func runProgram(cmd *cobra.Command, c *common, s streams, rest []string, names l
 			return err
 		}
 	} else {
-		fmt.Fprint(stdout, res.Stdout)
+		fmt.Fprint(stdout, forTerminal(stdout, res.Stdout))
 		if res.Error != nil {
-			fmt.Fprintln(stderr, *res.Error)
+			fmt.Fprintln(stderr, forTerminal(stderr, *res.Error))
 		}
 	}
 	if res.Failed() {
 		return exitError{max(1, res.ExitCode)}
 	}
 	return nil
+}
+
+// forTerminal returns a program's output (or error) for w: as it is,
+// unless w is a terminal. There each escape, carriage return and
+// bidirectional override is written as its escape ("\x1b"), newlines and
+// tabs staying, since the output can quote what a server returned: text
+// that could retitle the window, set the clipboard, forge a link or hide
+// the lines after it. Piped or redirected output is left byte for byte.
+func forTerminal(w io.Writer, s string) string {
+	if isTerminal(w) {
+		return printable.Text(s)
+	}
+	return s
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // maxProgramBytes bounds a program read from a file or stdin: it travels to

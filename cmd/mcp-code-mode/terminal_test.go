@@ -122,3 +122,35 @@ print("saved")`)
 		t.Errorf("saved-tools show --json: %q", r.Stdout)
 	}
 }
+
+// What a program prints can quote what a server returned, and "run" writes
+// it to the user's terminal: an escape there could retitle the window, set
+// the clipboard (OSC 52) or hide the lines after it. On a terminal each
+// shows as its escape; piped, the output is left byte for byte, for the
+// program that reads it.
+func TestARunCannotWriteEscapesToTheTerminal(t *testing.T) {
+	clitest.NeedEngine(t)
+	f := clitest.NewFixture(t, "")
+	const prog = `import mcp_test
+print(await mcp_test.echo(message="copied \x1b]52;c;cm0gLXJmIH4K\x07 \u202eoot"))
+raise ValueError("screen \x1b[2J cleared")`
+	r := f.CLIOnTerminal(t, "run", "--servers", "test", "-c", prog)
+	if r.Code != 1 {
+		t.Errorf("run on a terminal: exit %d, want 1 (the program raised)", r.Code)
+	}
+	for _, bad := range []string{"\x1b", "\a", "\u202e"} {
+		if strings.Contains(r.Stdout, bad) {
+			t.Errorf("the terminal received %q: %q", bad, r.Stdout)
+		}
+	}
+	for _, want := range []string{`copied \x1b]52;c;cm0gLXJmIH4K\a \u202eoot` + "\r\n", `screen \x1b[2J cleared`} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the terminal did not show %q: %q", want, r.Stdout)
+		}
+	}
+	// Piped, the same program's output is what it printed.
+	r = f.CLI(t, "run", "--servers", "test", "-c", prog)
+	if r.Stdout != "copied \x1b]52;c;cm0gLXJmIH4K\a \u202eoot\n" || !strings.Contains(r.Stderr, "screen \x1b[2J cleared") {
+		t.Errorf("run, piped: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}

@@ -29,6 +29,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/sandbox"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
@@ -286,6 +288,13 @@ type Proc struct {
 // a slow test (VS Code in a browser, on a busy machine) still uses.
 func (f *Fixture) Start(t testing.TB, stdin io.Reader, env []string, args ...string) *Proc {
 	t.Helper()
+	return f.start(t, stdin, nil, env, args)
+}
+
+// start is Start, with the process's stdout and stderr on out when it is
+// not nil (and Proc.Stdout and Proc.Stderr then empty).
+func (f *Fixture) start(t testing.TB, stdin io.Reader, out *os.File, env []string, args []string) *Proc {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), maxProcLife)
 	p := &Proc{done: make(chan struct{})}
 	p.Cmd = exec.CommandContext(ctx, binPath, args...)
@@ -294,6 +303,9 @@ func (f *Fixture) Start(t testing.TB, stdin io.Reader, env []string, args ...str
 	p.Cmd.Stdin = stdin
 	p.Cmd.Stdout = &p.Stdout
 	p.Cmd.Stderr = &p.Stderr
+	if out != nil {
+		p.Cmd.Stdout, p.Cmd.Stderr = out, out
+	}
 	p.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.Cmd.Cancel = func() error { return syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL) }
 	p.Cmd.WaitDelay = 5 * time.Second
@@ -400,6 +412,51 @@ func (f *Fixture) Run(t testing.TB, stdin string, env []string, args ...string) 
 func (f *Fixture) CLI(t testing.TB, command string, args ...string) Result {
 	t.Helper()
 	return f.Run(t, "", nil, append([]string{command, "--config", f.Config}, args...)...)
+}
+
+// CLIOnTerminal runs the binary as CLI does, with its stdout and stderr
+// on a terminal (a pseudo-terminal the test reads), and returns what the
+// terminal received in Result.Stdout: both streams, each newline as the
+// terminal sends it ("\r\n").
+func (f *Fixture) CLIOnTerminal(t testing.TB, command string, args ...string) Result {
+	t.Helper()
+	ctl, term, err := openPTY()
+	if err != nil {
+		t.Fatalf("open a pseudo-terminal: %v", err)
+	}
+	defer ctl.Close()
+	began := time.Now()
+	p := f.start(t, strings.NewReader(""), term, nil, append([]string{command, "--config", f.Config}, args...))
+	term.Close()
+	// The controller reads until the last process holding the terminal
+	// closes it (EIO).
+	got, _ := io.ReadAll(io.LimitReader(ctl, 1<<20))
+	code := p.Wait(t, time.Minute)
+	r := Result{Stdout: string(got), Code: code, Took: time.Since(began)}
+	t.Logf("mcp-code-mode %s %v (on a terminal) -> %d in %v\nterminal: %q", command, args, r.Code, r.Took.Round(time.Millisecond), Clip(r.Stdout, 600))
+	return r
+}
+
+// openPTY opens a pseudo-terminal: the controller a test reads and the
+// terminal a process writes to.
+func openPTY() (ctl, term *os.File, err error) {
+	ctl, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd := int(ctl.Fd())
+	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
+	if err == nil {
+		err = unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0) // unlock
+	}
+	if err == nil {
+		term, err = os.OpenFile("/dev/pts/"+strconv.FormatUint(uint64(n), 10), os.O_RDWR|syscall.O_NOCTTY, 0)
+	}
+	if err != nil {
+		ctl.Close()
+		return nil, nil, err
+	}
+	return ctl, term, nil
 }
 
 func Clip(s string, n int) string {
