@@ -29,7 +29,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 )
 
 // Limits of what is asked and what is accepted.
@@ -222,7 +223,7 @@ func (c *Client) request(ctx context.Context, texts []string) ([][]float32, erro
 		return nil, fmt.Errorf("embedding server %s: an answer over the %d bytes accepted", c.endpoint, c.maxBytes)
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := fmt.Sprintf("embedding server %s: %s", c.endpoint, resp.Status)
+		msg := fmt.Sprintf("embedding server %s: %s", c.endpoint, printable.Words(resp.Status))
 		if q := c.quote(data); q != "" {
 			msg += ": " + q
 		}
@@ -306,7 +307,7 @@ func (c *Client) quote(body []byte) string {
 			}
 		}
 	}
-	text = strings.Join(strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }), " ")
+	text = printable.Words(text)
 	text = c.hide(text)
 	if r := []rune(text); len(r) > maxErrorBody {
 		text = string(r[:maxErrorBody]) + "…"

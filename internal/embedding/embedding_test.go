@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/catalog"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/printable"
 )
 
 // standIn is an embedding server for the tests: it checks each request as
@@ -182,6 +183,23 @@ func TestHostileAnswersAreRefused(t *testing.T) {
 			}
 		}, "Client.Timeout"},
 	)
+	// An error holds no escape from the server, in its status line or its
+	// body: the error reaches a log line and the terminal.
+	answers = append(answers,
+		answer{"an error page holding escapes", func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "overloaded \x1b]0;pwned\a\x1b[2J\u202e now", http.StatusInternalServerError)
+		}, "500 Internal Server Error: overloaded ]0;pwned [2J now"},
+		answer{"a status line holding escapes", func(w http.ResponseWriter, _ *http.Request) {
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			buf.WriteString("HTTP/1.1 503 Busy \x1b]0;pwned\a\u202e now\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+			buf.Flush()
+		}, "503 Busy ]0;pwned now"},
+	)
 	// A redirect is not followed: the key and the texts go nowhere else.
 	var elsewhere atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { elsewhere.Add(1) }))
@@ -209,6 +227,9 @@ func TestHostileAnswersAreRefused(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), key) {
 				t.Errorf("the error shows the key: %v", err)
+			}
+			if !printable.Is(err.Error()) {
+				t.Errorf("the error holds an unprintable character: %q", err)
 			}
 		})
 	}
