@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,7 +164,7 @@ func (e *Engine) ensureImage(ctx context.Context, ref string, stall time.Duratio
 		return fail(err)
 	}
 	defer res.Close()
-	for msg, err := range res.JSONMessages(pctx) {
+	for msg, err := range engineMessages(res) {
 		if err != nil {
 			return fail(err)
 		}
@@ -300,6 +301,40 @@ func (e *Engine) buildFromDebian(ctx context.Context, tag string, log io.Writer)
 	return e.build(ctx, tag, cf, log)
 }
 
+// maxEngineMessage bounds one message of an engine's progress stream (a
+// build's or a pull's): one longer is refused before it is held.
+const maxEngineMessage = 1 << 20
+
+// engineMessages reads the JSON messages of an engine's progress stream
+// from r. The engine writes each on a line of its own; a line of more than
+// maxEngineMessage bytes ends the stream with an error.
+func engineMessages(r io.Reader) iter.Seq2[jsonstream.Message, error] {
+	return func(yield func(jsonstream.Message, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 64<<10), maxEngineMessage)
+		for sc.Scan() {
+			dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+			for {
+				var msg jsonstream.Message
+				if err := dec.Decode(&msg); err == io.EOF {
+					break
+				} else if err != nil {
+					yield(msg, fmt.Errorf("reading engine output: %w", err))
+					return
+				}
+				if !yield(msg, nil) {
+					return
+				}
+			}
+		}
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			yield(jsonstream.Message{}, fmt.Errorf("reading engine output: a message over %d bytes", maxEngineMessage))
+		} else if err != nil {
+			yield(jsonstream.Message{}, fmt.Errorf("reading engine output: %w", err))
+		}
+	}
+}
+
 // printMessage writes one build or pull progress message to log, skipping
 // progress-bar updates, and returns the error the message carries, if any.
 func printMessage(log io.Writer, msg jsonstream.Message) error {
@@ -358,13 +393,9 @@ func (e *Engine) build(ctx context.Context, tag string, buildCtx io.Reader, log 
 	// A failed step arrives inside the HTTP 200 stream, as a message with
 	// errorDetail; the image ID arrives as an aux message.
 	var id string
-	dec := json.NewDecoder(res.Body)
-	for {
-		var msg jsonstream.Message
-		if err := dec.Decode(&msg); err == io.EOF {
-			break
-		} else if err != nil {
-			return "", fmt.Errorf("image build: reading engine output: %w", err)
+	for msg, err := range engineMessages(res.Body) {
+		if err != nil {
+			return "", fmt.Errorf("image build: %w", err)
 		}
 		if msg.Aux != nil {
 			var r build.Result

@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,6 +132,57 @@ func TestImageBuildErrorSurfaces(t *testing.T) {
 		t.Fatalf("failing RUN: err = %v\nlog:\n%s", err, log.String())
 	}
 	t.Logf("failing RUN reported: %v", err)
+}
+
+// An engine's progress stream is read a bounded message at a time: one
+// that never ends is refused once it passes maxEngineMessage, not held,
+// and the messages of a build that is merely long are all read.
+func TestABuildStreamIsReadWithABound(t *testing.T) {
+	build := func(body func(w http.ResponseWriter, r *http.Request)) *Engine {
+		return fakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasSuffix(r.URL.Path, "/build") {
+				http.Error(w, "unexpected "+r.URL.Path, http.StatusBadRequest)
+				return
+			}
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			body(w, r)
+		})
+	}
+	var sent atomic.Int64
+	endless := build(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"stream":"`)
+		chunk := strings.Repeat("a", 64<<10)
+		for r.Context().Err() == nil && sent.Load() < 1<<30 {
+			n, err := io.WriteString(w, chunk)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	})
+	_, err := endless.build(t.Context(), "t:endless", strings.NewReader(""), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "a message over 1048576 bytes") {
+		t.Errorf("a message that never ends: err = %v", err)
+	}
+	if n := sent.Load(); n >= 1<<30 {
+		t.Errorf("the client read all %d bytes the engine sent", n)
+	}
+
+	// Many messages, each on its own line (the last without a newline),
+	// together far over the bound, and the image ID.
+	var log bytes.Buffer
+	long := build(func(w http.ResponseWriter, _ *http.Request) {
+		line := strings.Repeat("b", 1000)
+		for i := range 3000 {
+			fmt.Fprintf(w, "{\"stream\":\"step %d %s\\n\"}\r\n", i, line)
+		}
+		io.WriteString(w, `{"aux":{"ID":"sha256:0123"}}`)
+	})
+	id, err := long.build(t.Context(), "t:long", strings.NewReader(""), &log)
+	if err != nil || id != "sha256:0123" || !strings.Contains(log.String(), "step 2999 b") {
+		t.Errorf("a long build: id %q, err %v, %d bytes logged", id, err, log.Len())
+	}
 }
 
 // fakeEngine is an Engine talking to handler instead of a real engine.
