@@ -23,11 +23,13 @@
 // meet jargon, and the words of the idioms whose replacement names it, so a
 // query that says an idiom's words otherwise still meets the tool. Of
 // sibling tools (add and remove, mute and unmute, geocode and reverse
-// geocode) the query's direction picks one, and of a tool for
-// one thing and its sibling for several, a query about one thing the first;
-// a question weighs the tools that change things less, a request the tools
-// that only read, and the text a short request to write quotes after a
-// colon ("file a bug: the button does nothing") is not read as a request.
+// geocode) the query's direction picks one, and of a tool for one thing
+// and its sibling for several, a query about one thing the first; two
+// words side by side in the query count more in a tool that says them
+// close together; a question weighs the tools that change things less, a
+// request the tools that only read, and the text a short request to write
+// quotes after a colon ("file a bug: the button does nothing") is not read
+// as a request.
 // Values in the query (a file name, an IP address, a date, two units, an
 // SQL statement, a cron expression) add the words for their kind. Server
 // names weigh by how distinctive they are, and only the query's own words

@@ -67,6 +67,13 @@ type searchParams struct {
 	// for one thing above its sibling for more than one (create_issue,
 	// create_issues) when it scores at least this share of the sibling's.
 	singular float64
+
+	// Two words next to each other in the query that stand close in a
+	// tool's name or description (at most nearWindow words apart, stop
+	// words not counted) add near times their weights times the rarer
+	// one's idf (nearBonuses).
+	near       float64
+	nearWindow int
 }
 
 var defaultSearchParams = searchParams{
@@ -108,6 +115,9 @@ var defaultSearchParams = searchParams{
 
 	idiomLoose:    0.2,
 	idiomLooseMax: 3,
+
+	near:       0.2,
+	nearWindow: 2,
 }
 
 // expansion fields of a tool

@@ -86,7 +86,8 @@ type Hit struct {
 // of the lexicon ("call off", "get rid of", "take the tag off") is a word of
 // its own, and the words of a phrasal verb then count little alone. Next to
 // numbers, words take their arithmetic senses ("plus" is an addition).
-// Common English words (by their frequency in WordNet's tagged corpus) weigh
+// Two words side by side in the query score more in a tool that says them
+// close together (nearBonuses). Common English words (by their frequency in WordNet's tagged corpus) weigh
 // less. Expansions weigh less than the word itself, and a tool scores for
 // each query word by its best expansion. The weights are searchParams,
 // fitted on the tuning set of the search benchmark.
@@ -146,6 +147,7 @@ type searchDoc struct {
 	compactTool string // lower-case letters and digits only: "getfilecontents"
 	coverStems  []string
 	length      [numToolFields]float64
+	seq         [2][]string // the stems of the name and of the description, in order, without stop words (for nearness)
 }
 
 // searchServer is one server name: its stems, each weighted by how
@@ -252,6 +254,13 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 			nameWords[i] = append(nameWords[i], t.surface)
 		}
 		fields[fieldToolDesc] = stemWords(descAll, stems)
+		for k, f := range [2]int{fieldToolName, fieldToolDesc} {
+			for _, t := range fields[f] {
+				if !isSearchStopWord(t.surface) {
+					d.seq[k] = append(d.seq[k], t.stem)
+				}
+			}
+		}
 		var pnames, pdescs []string
 		searchSchemaText(e.InputSchema, &pnames, &pdescs)
 		descTo[i], descFrom[i] = descriptionRoles(e.Description)
@@ -523,6 +532,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			best[d] = 0
 		}
 	}
+	ix.nearBonuses(groups, scores)
 	if named != nil {
 		for i := range ix.docs {
 			if m := named[ix.docs[i].server]; m > 0 {
@@ -558,6 +568,70 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		hits = hits[:limit]
 	}
 	return hits
+}
+
+// nearBonuses adds to each tool that scores a bonus for each two
+// neighbouring words of the query (two groups in a row) that its name or
+// its description says close together, in either order: "a column to the
+// table" is nearer "a column in a table" than a tool that says "table" and,
+// elsewhere, "column". Only the words as the query says them count (each
+// group's direct stems), not their looser relations. The bonus is near
+// times the two stems' weights times the rarer one's idf, the closest pair
+// of each two groups counting once.
+func (ix *Index) nearBonuses(groups [][]termExpansion, scores []float64) {
+	if ix.params.near == 0 || len(groups) < 2 {
+		return
+	}
+	type weighted struct{ w, idf float64 }
+	sets := make([]map[string]weighted, len(groups))
+	for gi, g := range groups {
+		m := map[string]weighted{}
+		for _, e := range g {
+			t := ix.terms[e.stem]
+			if t == nil || !e.direct {
+				continue
+			}
+			if e.weight > m[e.stem].w {
+				m[e.stem] = weighted{e.weight, t.idf}
+			}
+		}
+		sets[gi] = m
+	}
+	win := ix.params.nearWindow
+	for d := range ix.docs {
+		if scores[d] == 0 {
+			continue
+		}
+		doc := &ix.docs[d]
+		var bonus float64
+		for gi := 0; gi+1 < len(sets); gi++ {
+			a, b := sets[gi], sets[gi+1]
+			if len(a) == 0 || len(b) == 0 {
+				continue
+			}
+			best := 0.0
+			for _, seq := range doc.seq {
+				for p, st := range seq {
+					wa, ok := a[st]
+					if !ok {
+						continue
+					}
+					for q := max(0, p-win); q <= min(len(seq)-1, p+win); q++ {
+						if q == p {
+							continue
+						}
+						if wb, ok := b[seq[q]]; ok && seq[q] != st {
+							if v := wa.w * wb.w * math.Min(wa.idf, wb.idf); v > best {
+								best = v
+							}
+						}
+					}
+				}
+			}
+			bonus += best
+		}
+		scores[d] += ix.params.near * bonus
+	}
 }
 
 // namedServers returns, per server, how much of its name the query names

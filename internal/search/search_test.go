@@ -916,3 +916,32 @@ func TestSearchIdiomsFile(t *testing.T) {
 		t.Errorf("%d idiom lines, %d idioms read", n, len(theSearchVocab().idioms))
 	}
 }
+
+// Two words side by side in the query count more in the tool that says
+// them close together than in one that says both, apart. Over the tuning
+// catalogs, "notion create page" is notion's post-page ("Create a page"),
+// not create-a-comment ("Create comment", whose page is only in its
+// parameters); "kubernetes describe deployment" is kubectl_describe
+// ("Describe Kubernetes resources by resource type"), not
+// install_helm_chart. Without the bonus, both rank second.
+func TestSearchNear(t *testing.T) {
+	entries, _ := loadSearchCatalogs(t, searchCatalogDir)
+	cases := map[string]string{
+		"notion create page":             "notion.API-post-page",
+		"kubernetes describe deployment": "kubernetes.kubectl_describe",
+	}
+	for _, near := range []float64{defaultSearchParams.near, 0} {
+		p := defaultSearchParams
+		p.near = near
+		ix := newIndex(entries, p, theSearchVocab())
+		for q, want := range cases {
+			top := searchTopNames(entries, ix.Search(q, 5), 5)
+			if first := len(top) > 0 && top[0] == want; first != (near > 0) {
+				t.Errorf("near %g: %q ranks %v, want %s first only with the bonus", near, q, top, want)
+			}
+			if !slices.Contains(top, want) {
+				t.Errorf("near %g: %q ranks %v, without %s", near, q, top, want)
+			}
+		}
+	}
+}
