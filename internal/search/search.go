@@ -87,7 +87,8 @@ type Hit struct {
 // its own, and the words of a phrasal verb then count little alone. Next to
 // numbers, words take their arithmetic senses ("plus" is an addition).
 // Two words side by side in the query score more in a tool that says them
-// close together (nearBonuses). Common English words (by their frequency in WordNet's tagged corpus) weigh
+// close together (nearBonuses). A British spelling is stemmed as the
+// American one ("finalise" as "finalize"). Common English words (by their frequency in WordNet's tagged corpus) weigh
 // less. Expansions weigh less than the word itself, and a tool scores for
 // each query word by its best expansion. The weights are searchParams,
 // fitted on the tuning set of the search benchmark.
@@ -1013,7 +1014,46 @@ func searchStem(w string) string {
 	if s, ok := searchStemExceptions[w]; ok {
 		return s
 	}
-	return english.Stem(w, true)
+	return english.Stem(searchAmericanSpelling(w), true)
+}
+
+// searchBritishEndings are British endings with their American spelling:
+// of verbs in -ise and the words made from them, and of colour, centre,
+// catalogue, licence and programme.
+var searchBritishEndings = [...][2]string{
+	{"isations", "izations"}, {"isation", "ization"},
+	{"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"},
+	{"isers", "izers"}, {"iser", "izer"}, {"ise", "ize"},
+	{"ysing", "yzing"}, {"ysed", "yzed"}, {"yse", "yze"},
+	{"ourites", "orites"}, {"ourite", "orite"},
+	{"ouring", "oring"}, {"oured", "ored"}, {"ours", "ors"}, {"our", "or"},
+	{"tres", "ters"}, {"tre", "ter"}, {"bres", "bers"}, {"bre", "ber"},
+	{"ogues", "ogs"}, {"ogue", "og"},
+	{"ences", "enses"}, {"ence", "ense"},
+	{"ammes", "ams"}, {"amme", "am"},
+}
+
+// searchAmericanSpelling returns w in its American spelling when it is a
+// British spelling ("finalise", "authorisation", "colours", "centre",
+// "licence", "programme"), which the stemmer would otherwise keep apart
+// from the American one ("finalis" against "final"); otherwise w. The
+// American spelling must be a word of the dictionary, as written or
+// inflected, so "promise", "exercise" and "presence" stay as they are.
+func searchAmericanSpelling(w string) string {
+	if len(w) < 6 {
+		return w
+	}
+	for _, e := range searchBritishEndings {
+		base, ok := strings.CutSuffix(w, e[0])
+		if !ok {
+			continue
+		}
+		if _, known := theLexicon().baseForm(base + e[1]); known {
+			return base + e[1]
+		}
+		return w
+	}
+	return w
 }
 
 // searchStemExceptions are words the Snowball stemmer conflates with unrelated
@@ -1025,6 +1065,7 @@ var searchStemExceptions = map[string]string{
 	"generally":   "general",
 	"organ":       "organ", // "organization" stems to "organ"
 	"news":        "news",
+	"timbre":      "timbre", // not "timber", its American spelling's look-alike
 }
 
 // isSearchStopWord reports words that say nothing about which tool is meant.

@@ -945,3 +945,47 @@ func TestSearchNear(t *testing.T) {
 		}
 	}
 }
+
+// A British spelling meets the American one (and the other way round):
+// the stemmer alone keeps "finalise" ("finalis") apart from "finalize"
+// ("final"). A word whose American look-alike is no word stays itself.
+func TestSearchBritishSpelling(t *testing.T) {
+	for w, want := range map[string]string{
+		"finalise": "finalize", "finalised": "finalized", "authorisation": "authorization",
+		"colours": "colors", "behaviour": "behavior", "centre": "center",
+		"catalogue": "catalog", "licence": "license", "programmes": "programs", "analyse": "analyze",
+		"promise": "promise", "exercise": "exercise", "presence": "presence", "enterprise": "enterprise",
+		"finalize": "finalize", "color": "color",
+	} {
+		if got := searchAmericanSpelling(w); got != want {
+			t.Errorf("searchAmericanSpelling(%q) = %q, want %q", w, got, want)
+		}
+	}
+	// The two spellings of a query rank the same tools first with the same
+	// scores (the dictionary's words related to each, which find the tools
+	// further down, differ); before, the British one met the American
+	// tools only through the dictionary's synonyms, at a third of the
+	// weight.
+	entries := []ToolEntry{
+		{Server: "pay", Tool: "finalize_invoice", Description: "Finalize a draft invoice"},
+		{Server: "pay", Tool: "finalise_payout", Description: "Finalise a payout to the bank account"},
+		{Server: "pay", Tool: "void_invoice", Description: "Void an invoice"},
+		{Server: "chart", Tool: "set_color", Description: "Set the color of a series"},
+		{Server: "chart", Tool: "set_title", Description: "Set the title of a chart"},
+		{Server: "docs", Tool: "catalog_search", Description: "Search the product catalogue"},
+		{Server: "docs", Tool: "page_search", Description: "Search the pages of the site"},
+	}
+	ix := NewIndex(entries)
+	for british, american := range map[string]string{
+		"finalise the invoice":            "finalize the invoice",
+		"change the colour of the series": "change the color of the series",
+		"search the catalogue":            "search the catalog",
+	} {
+		b, a := ix.Search(british, 2), ix.Search(american, 2)
+		if !slices.Equal(b, a) || len(a) < 2 {
+			t.Errorf("%q ranks %v, %q %v", british, b, american, a)
+		}
+	}
+	expectSearchTop(t, ix, entries, "finalise the invoice", "pay.finalize_invoice")
+	expectSearchTop(t, ix, entries, "search the catalog", "docs.catalog_search")
+}
