@@ -576,60 +576,78 @@ func (ix *Index) Search(query string, limit int) []Hit {
 // its description says close together, in either order: "a column to the
 // table" is nearer "a column in a table" than a tool that says "table" and,
 // elsewhere, "column". Only the words as the query says them count (each
-// group's direct stems), not their looser relations. The bonus is near
-// times the two stems' weights times the rarer one's idf, the closest pair
-// of each two groups counting once.
+// group's direct stems), not their looser relations. For each two groups,
+// the best pair within the window counts: near times the two stems'
+// weights times the rarer one's idf.
 func (ix *Index) nearBonuses(groups [][]termExpansion, scores []float64) {
 	if ix.params.near == 0 || len(groups) < 2 {
 		return
 	}
-	type weighted struct{ w, idf float64 }
-	sets := make([]map[string]weighted, len(groups))
-	for gi, g := range groups {
-		m := map[string]weighted{}
+	// Each direct stem with the groups it is in (of the first 64).
+	type member struct {
+		group  int
+		w, idf float64
+	}
+	of := map[string][]member{}
+	for gi, g := range groups[:min(len(groups), 64)] {
 		for _, e := range g {
 			t := ix.terms[e.stem]
 			if t == nil || !e.direct {
 				continue
 			}
-			if e.weight > m[e.stem].w {
-				m[e.stem] = weighted{e.weight, t.idf}
+			ms := of[e.stem]
+			k := slices.IndexFunc(ms, func(m member) bool { return m.group == gi })
+			switch {
+			case k < 0:
+				of[e.stem] = append(ms, member{gi, e.weight, t.idf})
+			case e.weight > ms[k].w:
+				ms[k].w = e.weight
 			}
 		}
-		sets[gi] = m
+	}
+	// Only a tool that holds words of two groups in a row is read.
+	groupsIn := make([]uint64, len(ix.docs))
+	for st, ms := range of {
+		var bits uint64
+		for _, m := range ms {
+			bits |= 1 << m.group
+		}
+		for _, p := range ix.terms[st].postings {
+			groupsIn[p.doc] |= bits
+		}
 	}
 	win := ix.params.nearWindow
-	for d := range ix.docs {
-		if scores[d] == 0 {
+	best := make([]float64, min(len(groups), 64))
+	for d, bits := range groupsIn {
+		if bits&(bits>>1) == 0 || scores[d] == 0 {
 			continue
 		}
-		doc := &ix.docs[d]
-		var bonus float64
-		for gi := 0; gi+1 < len(sets); gi++ {
-			a, b := sets[gi], sets[gi+1]
-			if len(a) == 0 || len(b) == 0 {
-				continue
-			}
-			best := 0.0
-			for _, seq := range doc.seq {
-				for p, st := range seq {
-					wa, ok := a[st]
-					if !ok {
+		clear(best)
+		for _, seq := range ix.docs[d].seq {
+			for p, st := range seq {
+				for _, a := range of[st] {
+					if bits&(1<<(a.group+1)) == 0 {
 						continue
 					}
 					for q := max(0, p-win); q <= min(len(seq)-1, p+win); q++ {
-						if q == p {
+						if seq[q] == st {
 							continue
 						}
-						if wb, ok := b[seq[q]]; ok && seq[q] != st {
-							if v := wa.w * wb.w * math.Min(wa.idf, wb.idf); v > best {
-								best = v
+						for _, b := range of[seq[q]] {
+							if b.group != a.group+1 {
+								continue
+							}
+							if v := a.w * b.w * math.Min(a.idf, b.idf); v > best[a.group] {
+								best[a.group] = v
 							}
 						}
 					}
 				}
 			}
-			bonus += best
+		}
+		var bonus float64
+		for _, v := range best {
+			bonus += v
 		}
 		scores[d] += ix.params.near * bonus
 	}
