@@ -88,10 +88,11 @@ type Hit struct {
 // numbers, words take their arithmetic senses ("plus" is an addition).
 // Two words side by side in the query score more in a tool that says them
 // close together (nearBonuses). A British spelling is stemmed as the
-// American one ("finalise" as "finalize"). Common English words (by their frequency in WordNet's tagged corpus) weigh
-// less. Expansions weigh less than the word itself, and a tool scores for
-// each query word by its best expansion. The weights are searchParams,
-// fitted on the tuning set of the search benchmark.
+// American one ("finalise" as "finalize"). Common English words (by their
+// frequency in WordNet's tagged corpus) weigh less. Expansions weigh less
+// than the word itself, and a tool scores for each query word by its best
+// expansion. The weights are searchParams, fitted on the tuning set of the
+// search benchmark.
 type Index struct {
 	params      searchParams
 	vocab       *searchVocab // the related-word table and idioms
@@ -1036,8 +1037,8 @@ func searchStem(w string) string {
 }
 
 // searchBritishEndings are British endings with their American spelling:
-// of verbs in -ise and the words made from them, and of colour, centre,
-// catalogue, licence and programme.
+// of verbs in -ise and -yse and the words made from them, and of colour,
+// centre, catalogue, licence and programme.
 var searchBritishEndings = [...][2]string{
 	{"isations", "izations"}, {"isation", "ization"},
 	{"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"},
