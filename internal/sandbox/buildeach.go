@@ -47,6 +47,9 @@ func BuildOnEach(ctx context.Context, hosts []string, opts BuildOptions, ifStale
 	if opts.Tag == "" {
 		opts.Tag = DefaultImage()
 	}
+	// A root filesystem assembled from Debian packages is assembled once.
+	opts.debian = &debianContext{}
+	defer opts.debian.close()
 	out := make([]EngineBuild, len(hosts))
 	engines := make([]*Engine, len(hosts))
 	ids := make([]Identity, len(hosts))

@@ -393,3 +393,48 @@ func TestWithEveryEngineDownARunNamesEach(t *testing.T) {
 		}
 	}
 }
+
+// BuildOnEach assembles the root filesystem from Debian packages once, for
+// the first engine whose build needs it, and builds the image from it on
+// every engine.
+func TestBuildOnEachAssemblesTheRootFilesystemOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a second Docker engine and builds the image on both")
+	}
+	e1 := testEngine(t)
+	needApt(t)
+	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{})
+	tag := testImage() + "-each"
+	t.Cleanup(func() {
+		_, _ = e1.cli.ImageRemove(context.Background(), tag, client.ImageRemoveOptions{PruneChildren: true})
+	})
+	var mu sync.Mutex
+	logs := map[string]*testenv.Buffer{}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	defer cancel()
+	builds := BuildOnEach(ctx, []string{e1.Host(), d2.Host}, BuildOptions{Tag: tag, Base: BaseDebian}, false, func(name string) io.Writer {
+		mu.Lock()
+		defer mu.Unlock()
+		logs[name] = &testenv.Buffer{}
+		return logs[name]
+	})
+	assembled, reused := 0, 0
+	for _, b := range builds {
+		log := logs[b.Name].String()
+		if b.Err != nil || !b.Built {
+			t.Fatalf("%s: built %v, err %v\nlog:\n%s", b.Name, b.Built, b.Err, log)
+		}
+		if strings.Contains(log, "sandbox: assembling a Python") {
+			assembled++
+		}
+		for _, other := range builds {
+			if other.Name != b.Name && strings.Contains(log, "sandbox: using the root filesystem assembled for "+other.Name) {
+				reused++
+			}
+		}
+		t.Logf("%s: built %.12s in %v", b.Name, b.ID, b.Took.Round(time.Millisecond))
+	}
+	if assembled != 1 || reused != 1 {
+		t.Errorf("the root filesystem was assembled %d times and used again %d times, want 1 and 1", assembled, reused)
+	}
+}

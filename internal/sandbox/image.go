@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -72,6 +73,10 @@ type BuildOptions struct {
 	Base string
 	// Log receives build progress; may be nil.
 	Log io.Writer
+
+	// debian, when set, is the build context assembled from Debian
+	// packages for one engine, used again for the others (BuildOnEach).
+	debian *debianContext
 }
 
 // ImageExists reports whether the engine has an image named ref.
@@ -116,7 +121,7 @@ func (e *Engine) BuildImage(ctx context.Context, opts BuildOptions) (string, err
 	}
 	switch opts.Base {
 	case BaseDebian:
-		return e.buildFromDebian(ctx, tag, log)
+		return e.buildFromDebian(ctx, tag, log, opts.debian)
 	case "":
 		err := e.ensureImage(ctx, DefaultBase, autoPullStall, log)
 		if err == nil {
@@ -126,7 +131,7 @@ func (e *Engine) BuildImage(ctx context.Context, opts BuildOptions) (string, err
 			return "", err
 		}
 		fmt.Fprintf(log, "sandbox: base image %s unavailable (%v); assembling Python from Debian packages instead\n", DefaultBase, err)
-		id, derr := e.buildFromDebian(ctx, tag, log)
+		id, derr := e.buildFromDebian(ctx, tag, log, opts.debian)
 		if derr != nil {
 			return "", fmt.Errorf("base image %s unavailable (%w), and %w", DefaultBase, err, derr)
 		}
@@ -253,13 +258,71 @@ func (e *Engine) buildFromBase(ctx context.Context, tag, from string, log io.Wri
 }
 
 // buildFromDebian builds tag FROM scratch on a root filesystem assembled from
-// the host's Debian packages.
-func (e *Engine) buildFromDebian(ctx context.Context, tag string, log io.Writer) (string, error) {
+// the host's Debian packages: the build context of shared when it is not
+// nil (assembled by the first engine's build that needs it), else its own.
+func (e *Engine) buildFromDebian(ctx context.Context, tag string, log io.Writer, shared *debianContext) (string, error) {
+	if shared == nil {
+		shared = &debianContext{}
+		defer shared.close()
+	}
+	path, err := shared.path(ctx, e.Host(), log)
+	if err != nil {
+		return "", err
+	}
+	cf, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("build context: %w", err)
+	}
+	defer cf.Close()
+	return e.build(ctx, tag, cf, log)
+}
+
+// debianContext is the build context of an image FROM scratch on a root
+// filesystem assembled from the host's Debian packages: made once, for
+// the first build that needs it, and read by each build after it.
+type debianContext struct {
+	mu   sync.Mutex
+	work string // the directory holding it; "" until it is made
+	tar  string // the context's path once it is made
+	by   string // the engine whose build made it, for the log
+}
+
+// path returns the path of the build context, assembling it when no
+// earlier build has (for the engine named by, its progress to log).
+func (c *debianContext) path(ctx context.Context, by string, log io.Writer) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tar != "" {
+		fmt.Fprintf(log, "sandbox: using the root filesystem assembled for %s\n", c.by)
+		return c.tar, nil
+	}
 	work, err := os.MkdirTemp("", "mcp-code-mode-image-")
 	if err != nil {
 		return "", fmt.Errorf("debian rootfs: %w", err)
 	}
-	defer os.RemoveAll(work)
+	tar, err := assembleDebianContext(ctx, work, log)
+	if err != nil {
+		os.RemoveAll(work) // a later build starts afresh
+		return "", err
+	}
+	c.work, c.tar, c.by = work, tar, by
+	return tar, nil
+}
+
+// close removes the build context.
+func (c *debianContext) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.work != "" {
+		os.RemoveAll(c.work)
+		c.work, c.tar = "", ""
+	}
+}
+
+// assembleDebianContext assembles a Python root filesystem from the host's
+// Debian packages in work and writes there the build context of an image
+// FROM scratch on it; it returns the context's path.
+func assembleDebianContext(ctx context.Context, work string, log io.Writer) (string, error) {
 	rfs, err := assembleDebianRootfs(ctx, work, log)
 	if err != nil {
 		return "", fmt.Errorf("debian rootfs: %w", err)
@@ -293,12 +356,7 @@ func (e *Engine) buildFromDebian(ctx context.Context, tag string, log io.Writer)
 	if err := os.Remove(rootTar); err != nil {
 		return "", fmt.Errorf("build context: %w", err)
 	}
-	cf, err := os.Open(ctxTar)
-	if err != nil {
-		return "", fmt.Errorf("build context: %w", err)
-	}
-	defer cf.Close()
-	return e.build(ctx, tag, cf, log)
+	return ctxTar, nil
 }
 
 // maxEngineMessage bounds one message of an engine's progress stream (a
