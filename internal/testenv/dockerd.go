@@ -196,11 +196,50 @@ func (d *Dockerd) Start() {
 }
 
 // Kill kills the engine at once (SIGKILL), as a crash would, and waits for
-// it to be gone. Its containerd and containers live on, as they would; the
-// next Start takes them up again.
+// it to be gone. Its containers live on, as they would, and the next Start
+// takes them up again. Its containerd dies with it (dockerd starts it with
+// a parent-death signal); Kill also waits for that containerd to be reaped,
+// as a host's init does at once. Some machines' init reaps orphans seconds
+// later, and a dockerd started while the old containerd is a zombie takes
+// it for a running one, waits for its socket and gives up ("timeout waiting
+// for containerd to start").
 func (d *Dockerd) Kill() {
 	d.t.Helper()
+	containerd := readPID(filepath.Join(d.dir, "exec", "containerd", "containerd.pid"))
 	d.stop(syscall.SIGKILL)
+	if containerd <= 0 {
+		return
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for zombie(containerd) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("the killed engine's containerd (pid %d) was not reaped within 60s", containerd)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// readPID is the process ID in a pid file, or 0.
+func readPID(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+// zombie reports whether process pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name, which is in parentheses and may
+	// hold any byte: it is the first field after the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	return len(f) > 0 && f[0] == "Z"
 }
 
 // Stop stops the engine as its service manager would (SIGTERM) and waits.
