@@ -117,8 +117,8 @@ demo: image testdata
 	@bash configs/demo.sh
 
 # Performance against the targets: the tool-search quality (recall, MRR) on
-# the tuning set and on the four blind splits (testdata/search/blind to
-# blind4, which nothing is tuned on; their misses are listed), then run latency, per-call overhead, concurrency, context size and memory
+# the tuning set and on the five blind splits (testdata/search/blind to
+# blind5, which nothing is tuned on; their misses are listed), then run latency, per-call overhead, concurrency, context size and memory
 # of serve, side by side (also written to testdata/bench/results.md).
 bench: image testdata build
 	$(GO) test -count=1 -run TestSearchQuality -v ./internal/search
