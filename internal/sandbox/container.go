@@ -372,10 +372,10 @@ func (e *Engine) Containers(ctx context.Context, owner string) ([]string, error)
 }
 
 // removeStopped removes the sandbox containers of owner that are no longer
-// running: after an engine restarts, those it stopped are left to whoever
-// made them, and the handles this process held were lost with the
-// connection. It returns how many it removed.
-func (e *Engine) removeStopped(ctx context.Context, owner string) (int, error) {
+// running, but those keep reports: after an engine restarts, those it
+// stopped are left to whoever made them, and the handles this process held
+// were lost with the connection. It returns how many it removed.
+func (e *Engine) removeStopped(ctx context.Context, owner string, keep func(id string) bool) (int, error) {
 	list, err := e.cli.ContainerList(ctx, client.ContainerListOptions{
 		All: true,
 		Filters: make(client.Filters).Add("label", LabelApp+"="+AppName).Add("label", LabelOwner+"="+owner).
@@ -387,6 +387,9 @@ func (e *Engine) removeStopped(ctx context.Context, owner string) (int, error) {
 	removed := 0
 	var errs []error
 	for _, s := range list.Items {
+		if keep(s.ID) {
+			continue
+		}
 		if _, err := e.cli.ContainerRemove(ctx, s.ID, client.ContainerRemoveOptions{Force: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("remove stopped sandbox %.12s: %w", s.ID, err))
 			continue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,17 +250,17 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 // engine.
 const sameEngineWarning = "two addresses reach the same container engine"
 
-// waitSameAs waits until the provider's engine i is left out as the same
-// engine as another, and returns its status.
-func waitSameAs(t *testing.T, p *Provider, i int) EngineStatus {
+// waitSameAs waits until the provider's second engine is left out as the
+// same engine as the first, and returns its status.
+func waitSameAs(t *testing.T, p *Provider) EngineStatus {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if st := p.Engines(); len(st) > i && st[i].SameAs != "" {
-			return st[i]
+		if st := p.Engines(); len(st) > 1 && st[1].SameAs != "" {
+			return st[1]
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("engine %d is not left out as a duplicate after a minute: %+v", i, p.Engines())
+			t.Fatalf("the second engine is not left out as a duplicate after a minute: %+v", p.Engines())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -338,7 +339,7 @@ func TestTwoAddressesOfOneEngineAreOneEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEngine(t, p, 0, true)
-	st := waitSameAs(t, p, 1)
+	st := waitSameAs(t, p)
 	if st.SameAs != hosts[0] || st.Usable || st.Err == nil || !strings.Contains(st.Err.Error(), hosts[1]) || !strings.Contains(st.Err.Error(), hosts[0]) {
 		t.Fatalf("the symlink's status is %+v, want left out as the same engine as %s, naming both", st, hosts[0])
 	}
@@ -369,7 +370,7 @@ func TestTheFirstAddressOfAnEngineIsKeptWhenItAnswersLate(t *testing.T) {
 	if err := os.Symlink(sock, strings.TrimPrefix(hosts[0], "unix://")); err != nil {
 		t.Fatal(err)
 	}
-	st := waitSameAs(t, p, 1)
+	st := waitSameAs(t, p)
 	if st.SameAs != hosts[0] || st.Usable {
 		t.Fatalf("the second address's status is %+v, want left out for %s", st, hosts[0])
 	}
@@ -437,4 +438,159 @@ func TestBuildOnEachAssemblesTheRootFilesystemOnce(t *testing.T) {
 	if assembled != 1 || reused != 1 {
 		t.Errorf("the root filesystem was assembled %d times and used again %d times, want 1 and 1", assembled, reused)
 	}
+}
+
+// socketProxy forwards a unix socket of its own to an engine's socket, so
+// that a test can make one address of the engine stop answering (stop)
+// and answer again (start) while the engine and its other addresses run on.
+type socketProxy struct {
+	t        *testing.T
+	path, to string
+	wg       sync.WaitGroup
+
+	mu    sync.Mutex
+	ln    net.Listener // nil while stopped
+	conns map[net.Conn]bool
+}
+
+// newSocketProxy starts a proxy to e's unix socket; the test's cleanup
+// stops it.
+func newSocketProxy(t *testing.T, e *Engine) *socketProxy {
+	t.Helper()
+	sock, ok := strings.CutPrefix(e.Host(), "unix://")
+	if !ok {
+		testenv.SkipOrFail(t, "the engine is at %s, not a unix socket a proxy can forward to", e.Host())
+	}
+	p := &socketProxy{t: t, path: filepath.Join(t.TempDir(), "proxy.sock"), to: sock, conns: map[net.Conn]bool{}}
+	p.start()
+	t.Cleanup(p.stop)
+	return p
+}
+
+// Host is the proxy's address, as Dial takes it.
+func (p *socketProxy) Host() string { return "unix://" + p.path }
+
+// start listens at the proxy's path and forwards each connection.
+func (p *socketProxy) start() {
+	p.t.Helper()
+	ln, err := net.Listen("unix", p.path)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	p.wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.wg.Go(func() { p.forward(c) })
+		}
+	})
+}
+
+// forward copies c to a new connection to the engine and back, each way
+// closing the other side's writing when it ends, as hijacked streams need.
+func (p *socketProxy) forward(c net.Conn) {
+	u, err := net.Dial("unix", p.to)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	live := p.ln != nil
+	if live {
+		p.conns[c], p.conns[u] = true, true
+	}
+	p.mu.Unlock()
+	if !live {
+		c.Close()
+		u.Close()
+		return
+	}
+	var wg sync.WaitGroup
+	for _, pair := range [][2]net.Conn{{u, c}, {c, u}} {
+		wg.Go(func() {
+			_, _ = io.Copy(pair[0], pair[1])
+			_ = pair[0].(*net.UnixConn).CloseWrite()
+		})
+	}
+	wg.Wait()
+	c.Close()
+	u.Close()
+	p.mu.Lock()
+	delete(p.conns, c)
+	delete(p.conns, u)
+	p.mu.Unlock()
+}
+
+// stop stops listening (removing the socket) and cuts every connection.
+func (p *socketProxy) stop() {
+	p.mu.Lock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for c := range p.conns {
+		c.Close()
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// Of two addresses of one engine, the second stands by: when the first
+// stops answering (a proxy to the engine's socket, stopped by the test),
+// the runs go to the second, and back to the first once it answers again.
+// One warning names the two addresses, one the outage; no run fails, and
+// nothing is left on the engine.
+func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("talks to the engine")
+	}
+	e1 := testEngine(t)
+	defaultImageOn(t, e1)
+	proxy := newSocketProxy(t, e1)
+	hosts := []string{proxy.Host(), e1.Host()}
+	var logs testenv.Buffer
+	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitEngine(t, p, 0, true)
+	waitSameAs(t, p)
+	if count := runConcurrently(t, p, 4, 2); count[hosts[0]] != 4 {
+		t.Fatalf("runs by address: %v, want all 4 on the first, %s", count, hosts[0])
+	}
+
+	proxy.stop()
+	waitEngine(t, p, 0, false)
+	if st := waitEngine(t, p, 1, true); st.SameAs != "" {
+		t.Errorf("the address standing in is still reported the same engine as %s", st.SameAs)
+	}
+	if count := runConcurrently(t, p, 4, 2); count[hosts[1]] != 4 {
+		t.Fatalf("runs by address while the first is down: %v, want all 4 on %s", count, hosts[1])
+	}
+	if !strings.Contains(logs.String(), "trying another address of the container engine") {
+		t.Errorf("the stand-in was not logged:\n%s", logs.String())
+	}
+
+	proxy.start()
+	waitEngine(t, p, 0, true)
+	if st := waitSameAs(t, p); st.SameAs != hosts[0] || st.Usable {
+		t.Fatalf("once the first answers again, the second's status is %+v, want left out for %s", st, hosts[0])
+	}
+	if count := runConcurrently(t, p, 4, 2); count[hosts[0]] != 4 {
+		t.Fatalf("runs by address once the first is back: %v, want all 4 on %s", count, hosts[0])
+	}
+	if n := strings.Count(logs.String(), sameEngineWarning); n != 1 {
+		t.Errorf("%d warnings of the same engine under two addresses, want 1:\n%s", n, logs.String())
+	}
+	if n := strings.Count(logs.String(), "taken out of use"); n != 1 {
+		t.Errorf("the outage was warned about %d times, want once:\n%s", n, logs.String())
+	}
+	p.Close()
+	noContainersLeft(t, e1)
 }

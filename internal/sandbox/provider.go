@@ -47,7 +47,8 @@ type Provider struct {
 	changed chan struct{} // closed (and replaced) when a member's state changes
 	next    int           // where the turn for ties starts
 	closed  bool
-	wg      sync.WaitGroup // connections, checks, closing pools, the watch
+	out     map[string]bool // the IDs of the containers handed out and not yet closed
+	wg      sync.WaitGroup  // connections, checks, closing pools, the watch
 }
 
 // memberState is where an engine stands.
@@ -57,7 +58,7 @@ const (
 	connecting memberState = iota // being connected, checked, or its image built
 	usable
 	down
-	duplicate // the same engine as an earlier member (sameAs): never used
+	duplicate // the same engine as an earlier member (sameAs): used only while that one is down
 )
 
 // member is one engine of the provider.
@@ -74,8 +75,9 @@ type member struct {
 	backoff  time.Duration
 	check    time.Time // when to check it next
 	warned   bool      // its outage has been logged
-	id       Identity  // the engine's, once it has answered
+	id       Identity  // the engine's, once it has answered; forgotten while it is down
 	sameAs   *member   // the earlier member of the same engine, when duplicate
+	toldSame bool      // the warning that it is the same engine as another has been given
 }
 
 // How often a usable engine is pinged, how long a ping may take, and the
@@ -102,7 +104,7 @@ func NewProvider(hosts []string, spec Spec, warm Warming, log *slog.Logger) *Pro
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Provider{log: log, spec: spec, warm: warm, hosts: slices.Compact(slices.Clone(hosts)),
-		ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+		ctx: ctx, cancel: cancel, changed: make(chan struct{}), out: map[string]bool{}}
 }
 
 // Connect connects to the engines and starts filling their pools, if that
@@ -125,7 +127,15 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 		}
 		c, err := pool.Start(ctx, spec)
 		if err == nil {
-			c.afterClose(func() { p.release(m) })
+			p.mu.Lock()
+			p.out[c.ID] = true
+			p.mu.Unlock()
+			c.afterClose(func() {
+				p.mu.Lock()
+				delete(p.out, c.ID)
+				p.mu.Unlock()
+				p.release(m)
+			})
 			return c, nil
 		}
 		p.release(m)
@@ -388,8 +398,11 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 	p.mu.Lock()
 	again := m.everUp
 	p.mu.Unlock()
+	// After an outage, the sandboxes that stopped with it are removed, but
+	// not those handed out: another address of the engine may have stood
+	// in, and the runs it served may still be reading theirs.
 	if again {
-		if n, err := e.removeStopped(ctx, Owner()); err != nil {
+		if n, err := e.removeStopped(ctx, Owner(), p.handedOut); err != nil {
 			p.log.Warn("removing sandboxes stopped during the outage", "engine", e.Host(), "err", err)
 		} else if n > 0 {
 			p.log.Info("removed sandboxes stopped during the outage", "engine", e.Host(), "count", n)
@@ -428,7 +441,8 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 // identify records m's engine identity and reports whether an earlier
 // member (in the configured order) reaches the same engine; if so, m is
 // marked a duplicate of it. A later member of the same engine is marked a
-// duplicate of m, and its pool, if it had become usable first, is closed.
+// duplicate of m, and its pool, if it had become usable first (or stood in
+// for m, see standInLocked), is closed.
 func (p *Provider) identify(m *member, id Identity) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -455,8 +469,17 @@ func (p *Provider) identify(m *member, id Identity) bool {
 	return false
 }
 
-// duplicateLocked leaves d out for good as the same engine as first, with
-// one warning naming both, closing d's pool if it had one.
+// handedOut reports whether the container with this ID was handed out by
+// Start and is not closed yet.
+func (p *Provider) handedOut(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out[id]
+}
+
+// duplicateLocked leaves d out as the same engine as first, closing d's
+// pool if it had one. The first time, it warns, naming both; d stands by
+// for first (see standInLocked).
 func (p *Provider) duplicateLocked(d, first *member) {
 	p.dropPoolLocked(d)
 	d.state, d.sameAs = duplicate, first
@@ -466,8 +489,31 @@ func (p *Provider) duplicateLocked(d, first *member) {
 			o.sameAs = first
 		}
 	}
-	p.log.Warn("two addresses reach the same container engine; only the first is used", "engine", first.name, "duplicate", d.name, "id", d.id.ID, "data_root", d.id.RootDir)
+	if !d.toldSame && !first.toldSame {
+		p.log.Warn("two addresses reach the same container engine; only the first is used", "engine", first.name, "duplicate", d.name, "id", d.id.ID, "data_root", d.id.RootDir)
+	} else {
+		p.log.Info("an address of a container engine answers again; the other address of it stands by again", "engine", first.name, "duplicate", d.name)
+	}
+	d.toldSame, first.toldSame = true, true
 	p.broadcastLocked()
+}
+
+// standInLocked connects the members left out as the same engine as m,
+// which has just gone down: the engine may still answer at another
+// address (a TCP port and an ssh host of one daemon, say). The first of
+// them to connect is used, and the others stand by for it; m takes over
+// again when it answers (identify).
+func (p *Provider) standInLocked(m *member) {
+	for _, o := range p.members {
+		if o.state != duplicate || o.sameAs != m {
+			continue
+		}
+		p.log.Info("trying another address of the container engine that stopped answering", "engine", m.name, "other", o.name)
+		// The engine was in use under m's address: prepare removes the
+		// sandboxes that stopped with m's connection.
+		o.state, o.sameAs, o.err, o.everUp = connecting, nil, nil, true
+		p.wg.Go(func() { p.connect(o) })
+	}
 }
 
 // dropPoolLocked closes m's warm pool and its engine client in the
@@ -485,9 +531,13 @@ func (p *Provider) dropPoolLocked(m *member) {
 
 // downLocked takes m out of use for err, closing its pool, and schedules
 // the next attempt to bring it back. The first time in an outage it warns.
+// The addresses left out as the same engine as m are tried in its place.
 func (p *Provider) downLocked(m *member, err error) {
 	p.dropPoolLocked(m)
 	m.state, m.err = down, err
+	// Its identity is read again when it answers: until then another
+	// address of the same engine may stand in for it.
+	m.id = Identity{}
 	m.backoff = min(max(2*m.backoff, minBackoff), maxBackoff)
 	m.check = time.Now().Add(m.backoff)
 	if !m.warned {
@@ -500,6 +550,7 @@ func (p *Provider) downLocked(m *member, err error) {
 		}
 		p.log.Warn("container engine taken out of use; checking it again with back-off", "engine", m.name, "err", err, "engines_in_use", others)
 	}
+	p.standInLocked(m)
 	p.broadcastLocked()
 }
 
