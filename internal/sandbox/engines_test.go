@@ -577,8 +577,29 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 		t.Errorf("the stand-in was not logged:\n%s", logs.String())
 	}
 
+	// A run the second address served, over but not yet closed when the
+	// first answers again (its caller still reading how it ended): its
+	// stopped container is not removed under it by the first's reconnect.
+	held, err := p.Start(t.Context(), p.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if got := runProgram(t, held, "print(6 * 7)"); got != "42\n" || held.EngineHost() != hosts[1] {
+		t.Fatalf("a run on %s printed %q", held.EngineHost(), got)
+	}
+	if code, _, err := held.Exit(t.Context()); err != nil || code != 0 {
+		t.Fatalf("the run's container ended with %d, %v", code, err)
+	}
+
 	proxy.start()
 	waitEngine(t, p, 0, true)
+	if code, _, err := held.Exit(t.Context()); err != nil || code != 0 {
+		t.Errorf("once the first address is back, the stopped container of a run not yet closed reads %d, %v: removed under it?", code, err)
+	}
+	if err := held.Close(); err != nil {
+		t.Errorf("close the run's container: %v", err)
+	}
 	if st := waitSameAs(t, p); st.SameAs != hosts[0] || st.Usable {
 		t.Fatalf("once the first answers again, the second's status is %+v, want left out for %s", st, hosts[0])
 	}
