@@ -440,6 +440,53 @@ func TestBuildOnEachAssemblesTheRootFilesystemOnce(t *testing.T) {
 	}
 }
 
+// Two engines that both lack the image when the provider connects (fresh,
+// and no registry to pull a base from) share one root filesystem
+// assembled from Debian packages: it is assembled for one build and used
+// by the other, then removed. Each build's progress is in the provider's
+// log at debug level.
+func TestAProviderAssemblesTheRootFilesystemOnceForItsEngines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two Docker engines and builds the image on both")
+	}
+	needApt(t)
+	d1 := testenv.StartDockerd(t, testenv.DockerdOptions{})
+	d2 := testenv.StartDockerd(t, testenv.DockerdOptions{})
+	// The build context goes to a directory of the test's own, which is
+	// then checked to be empty. (After the engines start: their sockets
+	// need a short path.)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var logs testenv.Buffer
+	p := NewProvider([]string{d1.Host, d2.Host}, DefaultSpec(), Warming{Min: 1},
+		slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer p.Close()
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitEngine(t, p, 0, true)
+	waitEngine(t, p, 1, true)
+	out := logs.String()
+	if n := strings.Count(out, "built the sandbox image"); n != 2 {
+		t.Fatalf("%d builds logged, want 2:\n%s", n, out)
+	}
+	assembled := strings.Count(out, "sandbox: assembling a Python")
+	reused := strings.Count(out, "sandbox: using the root filesystem assembled for ")
+	if assembled != 1 || reused != 1 {
+		t.Errorf("the root filesystem was assembled %d times and used again %d times, want 1 and 1:\n%s", assembled, reused, out)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the build context is left behind: %v", left)
+	}
+	hosts := map[string]bool{d1.Host: true, d2.Host: true}
+	count := runConcurrently(t, p, 4, 2)
+	for h, n := range count {
+		if !hosts[h] || n == 0 {
+			t.Errorf("runs by engine: %v", count)
+		}
+	}
+}
+
 // socketProxy forwards a unix socket of its own to an engine's socket, so
 // that a test can make one address of the engine stop answering (stop)
 // and answer again (start) while the engine and its other addresses run on.

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -49,6 +50,11 @@ type Provider struct {
 	closed  bool
 	out     map[string]bool // the IDs of the containers handed out and not yet closed
 	wg      sync.WaitGroup  // connections, checks, closing pools, the watch
+
+	// The root filesystem assembled from Debian packages for the image
+	// builds in progress (sharedDebian), and how many they are.
+	debian      *debianContext
+	debianUsers int
 }
 
 // memberState is where an engine stands.
@@ -430,7 +436,12 @@ func (p *Provider) prepare(m *member) (*Engine, error) {
 		began := time.Now()
 		bctx, cancel := context.WithTimeout(p.ctx, buildTimeout)
 		defer cancel()
-		if _, err := e.BuildImage(bctx, BuildOptions{Tag: p.spec.Image}); err != nil {
+		shared, done := p.sharedDebian()
+		defer done()
+		progress := &lineLog{log: p.log.With("engine", e.Host()), msg: "sandbox image build"}
+		_, err := e.BuildImage(bctx, BuildOptions{Tag: p.spec.Image, Log: progress, debian: shared})
+		progress.flush()
+		if err != nil {
 			return fail(fmt.Errorf("build the sandbox image %s: %w", p.spec.Image, err))
 		}
 		p.log.Info("built the sandbox image", "engine", e.Host(), "image", p.spec.Image, "took", time.Since(began).Round(time.Millisecond))
@@ -467,6 +478,86 @@ func (p *Provider) identify(m *member, id Identity) bool {
 		}
 	}
 	return false
+}
+
+// sharedDebian returns the build context that the provider's image builds
+// in progress share, so that engines lacking the image at once (several
+// fresh ones, offline) assemble the root filesystem from Debian packages
+// once between them. done releases it; the last release removes it.
+func (p *Provider) sharedDebian() (c *debianContext, done func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.debian == nil {
+		p.debian = &debianContext{}
+	}
+	c = p.debian
+	p.debianUsers++
+	return c, func() {
+		p.mu.Lock()
+		p.debianUsers--
+		last := p.debianUsers == 0
+		if last {
+			p.debian = nil
+		}
+		p.mu.Unlock()
+		if last {
+			c.close()
+		}
+	}
+}
+
+// lineLog logs each line written to it at debug level, as msg with the
+// line; a line longer than maxLogLine is cut there.
+type lineLog struct {
+	log  *slog.Logger
+	msg  string
+	mu   sync.Mutex
+	line []byte
+	cut  bool // the line being written was cut: the rest is dropped
+}
+
+// maxLogLine bounds a line lineLog logs.
+const maxLogLine = 4096
+
+func (w *lineLog) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		part := b
+		if i >= 0 {
+			part = b[:i]
+		}
+		if room := maxLogLine - len(w.line); len(part) > room {
+			part, w.cut = part[:room], true
+		}
+		w.line = append(w.line, part...)
+		if i < 0 {
+			break
+		}
+		w.emitLocked()
+		b = b[i+1:]
+	}
+	return n, nil
+}
+
+// flush logs the last line when it did not end with a newline.
+func (w *lineLog) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.line) > 0 {
+		w.emitLocked()
+	}
+}
+
+func (w *lineLog) emitLocked() {
+	if w.cut {
+		w.log.Debug(w.msg, "line", string(w.line), "cut_at", maxLogLine)
+	} else {
+		w.log.Debug(w.msg, "line", string(w.line))
+	}
+	w.line, w.cut = w.line[:0], false
 }
 
 // handedOut reports whether the container with this ID was handed out by
