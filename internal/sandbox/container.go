@@ -80,6 +80,10 @@ type Container struct {
 	closeErr error
 	onClose  func() // set by a Pool: refill once this one is gone
 	warm     bool   // handed out by a Pool, started ahead of need
+	// abandon, when it ends, stops the removal: the pool that started the
+	// container closed and gave up on an engine that does not answer.
+	// Cleared when the container is handed out.
+	abandon context.Context
 }
 
 // Warm reports whether the container was started ahead of need by a Pool
@@ -124,7 +128,16 @@ func (s Spec) hostConfig(seccompOpt string) *container.HostConfig {
 
 // Start creates, attaches and starts a fresh sandbox container. The caller
 // must Close it.
-func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error) {
+func (e *Engine) Start(ctx context.Context, spec Spec) (*Container, error) {
+	return e.start(ctx, spec, nil)
+}
+
+// start is Start for a Pool: when abandon (if not nil) ends, the create
+// request, which the end of ctx does not cut short, is cancelled too, and
+// the removals of what it made stop trying. A container left so is
+// labelled as this process's: a reconnect's removal of the stopped ones
+// or a later process's sweep removes it.
+func (e *Engine) start(ctx context.Context, spec Spec, abandon context.Context) (_ *Container, err error) {
 	ctx, end := span(ctx, "sandbox.start")
 	defer func() { end(err) }()
 	// The create request is not cancelled with the run: an engine may
@@ -137,6 +150,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 	name := "mcp-code-mode-sandbox-" + rand.Text()[:16]
 	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancelCreate()
+	if abandon != nil {
+		defer context.AfterFunc(abandon, cancelCreate)()
+	}
 	created, err := e.cli.ContainerCreate(createCtx, client.ContainerCreateOptions{
 		Name: name,
 		Config: &container.Config{
@@ -162,7 +178,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 	})
 	if err != nil {
 		if createCtx.Err() != nil {
-			e.removeAbandoned(name)
+			e.removeAbandoned(name, abandon)
 		}
 		if cerrdefs.IsNotFound(err) {
 			return nil, fmt.Errorf("create sandbox: image %q not found (run `mcp-code-mode build-image`): %w", spec.Image, err)
@@ -172,7 +188,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (_ *Container, err error)
 		}
 		return nil, fmt.Errorf("create sandbox: %w", err)
 	}
-	c := &Container{ID: created.ID, engine: e, copyDone: make(chan struct{})}
+	c := &Container{ID: created.ID, engine: e, copyDone: make(chan struct{}), abandon: abandon}
 	fail := func(step string, err error) (*Container, error) {
 		c.remove()
 		return nil, fmt.Errorf("%s sandbox %.12s: %w", step, c.ID, err)
@@ -213,10 +229,14 @@ const createTimeout = time.Minute
 
 // removeAbandoned removes the container named name whose create request
 // timed out, should the engine have created it anyway: it looks for it
-// for a few seconds, as the engine may still be creating it.
-func (e *Engine) removeAbandoned(name string) {
+// for a few seconds, as the engine may still be creating it, unless
+// abandon (if not nil) ends first.
+func (e *Engine) removeAbandoned(name string, abandon context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if abandon != nil {
+		defer context.AfterFunc(abandon, cancel)()
+	}
 	for {
 		_, err := e.cli.ContainerRemove(ctx, name, client.ContainerRemoveOptions{Force: true})
 		if err == nil {
@@ -310,6 +330,9 @@ func (c *Container) remove() error {
 	// Removal must happen even when the run's context is already over.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if c.abandon != nil {
+		defer context.AfterFunc(c.abandon, cancel)()
+	}
 	var err error
 	// Podman refuses a forced remove between a container's exit and its
 	// cleanup ("container state improper"); that passes within moments.

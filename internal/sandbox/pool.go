@@ -36,7 +36,16 @@ type Pool struct {
 	imageID  string         // what spec.Image names now ("" if unknown)
 	done     chan struct{}  // closed by Close: stops the image watch
 	wg       sync.WaitGroup // refills, removals and the image watch
+
+	// abandon ends when Close gives up waiting for the engine (closeGrace):
+	// the starts and removals in flight then stop.
+	abandon context.Context
+	giveUp  context.CancelFunc
 }
+
+// closeGrace is how long Close waits for the starts and removals in flight
+// before it gives up on an engine that does not answer.
+const closeGrace = 3 * time.Second
 
 // Warming is how many containers a Pool keeps started ahead of need.
 type Warming struct {
@@ -94,6 +103,7 @@ func NewPool(e *Engine, spec Spec, w Warming, log *slog.Logger) *Pool {
 		w.Idle = DefaultIdle
 	}
 	p := &Pool{engine: e, spec: spec, warm: w, target: w.Min, log: log, done: make(chan struct{})}
+	p.abandon, p.giveUp = context.WithCancel(context.Background())
 	if w.Min > 0 {
 		p.refreshImage()
 		p.wg.Go(p.watch)
@@ -225,7 +235,9 @@ func (p *Pool) take(current string) (*warm, error) {
 		p.ready[len(p.ready)-1] = nil
 		p.ready = p.ready[:len(p.ready)-1]
 		if w.alive() && (current == "" || w.imageID == current) {
-			w.c.onClose, w.c.warm = p.refillAfterUse, true
+			// The run's to close now: its removal is not given up with
+			// the pool.
+			w.c.onClose, w.c.warm, w.c.abandon = p.refillAfterUse, true, nil
 			return w, nil
 		}
 		p.discardLocked(w) // the engine restarted, or the image was rebuilt
@@ -245,7 +257,10 @@ func (p *Pool) refillAfterUse() {
 	p.refillLocked()
 }
 
-// Close removes the warm containers and waits for refills to end.
+// Close removes the warm containers and waits for refills to end. On an
+// engine that has not finished within closeGrace, it gives up: the starts
+// and removals in flight stop, and what they leave is labelled as this
+// process's (see Engine.start).
 func (p *Pool) Close() {
 	p.mu.Lock()
 	if !p.closed {
@@ -257,7 +272,21 @@ func (p *Pool) Close() {
 	}
 	p.ready = nil
 	p.mu.Unlock()
-	p.wg.Wait()
+	ended := make(chan struct{})
+	go func() {
+		p.wg.Wait()
+		close(ended)
+	}()
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case <-ended:
+	case <-t.C:
+		p.log.Warn("the container engine has not finished starting or removing sandboxes; giving up on them", "after", closeGrace)
+		p.giveUp()
+		<-ended
+	}
+	p.giveUp()
 }
 
 func (p *Pool) discardLocked(w *warm) {
@@ -303,17 +332,20 @@ func (p *Pool) warmOne(delay time.Duration) {
 		return
 	default:
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(p.abandon, time.Minute)
 	defer cancel()
 	id := p.currentImage()
 	spec := p.spec
 	if id != "" {
 		spec.Image = id // the container is of exactly the image checked
 	}
-	c, err := p.engine.Start(ctx, spec)
+	c, err := p.engine.start(ctx, spec, p.abandon)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.starting--
+	if err != nil && p.closed {
+		return // given up by Close
+	}
 	if err != nil {
 		p.failures++
 		p.log.Warn("warm sandbox", "err", err, "retry_in", min(time.Duration(p.failures)*time.Second, 30*time.Second))

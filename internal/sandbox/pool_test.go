@@ -5,13 +5,18 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/moby/moby/client"
+
+	"github.com/mcp-code-mode/mcp-code-mode/internal/testenv"
 )
 
 // ready reports how many warm containers wait in p.
@@ -345,4 +350,62 @@ func TestPoolClosedStartsNothing(t *testing.T) {
 		t.Errorf("after a start due on a closed pool: %d failed starts, %d starting; want neither", failures, starting)
 	}
 	noContainersLeft(t, e)
+}
+
+// An engine that takes a warm start's create request and never answers
+// does not hold Close for the create's minute: Close gives up after
+// closeGrace, warning once, and the request is cancelled, not left in
+// flight.
+func TestPoolCloseGivesUpOnAnEngineThatDoesNotAnswer(t *testing.T) {
+	var inFlight atomic.Int32
+	creating := make(chan struct{}, 1)
+	release := make(chan struct{})
+	e := fakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/containers/create") {
+			inFlight.Add(1)
+			defer inFlight.Add(-1)
+			// Read to the end: only then does the server notice the
+			// client going away and end the request's context.
+			_, _ = io.Copy(io.Discard, r.Body)
+			select {
+			case creating <- struct{}{}:
+			default:
+			}
+			select { // never answered
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		http.Error(w, `{"message": "not found"}`, http.StatusNotFound)
+	})
+	t.Cleanup(func() { close(release) }) // before the server closes
+	var logs testenv.Buffer
+	p := NewPool(e, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
+	select {
+	case <-creating:
+	case <-time.After(30 * time.Second):
+		p.Close()
+		t.Fatal("the pool sent no create request within 30s")
+	}
+	closed := make(chan struct{})
+	go func() {
+		p.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(createTimeout / 2):
+		t.Fatalf("Close still waits after %v for a create the engine never answers", createTimeout/2)
+	}
+	if n := strings.Count(logs.String(), "giving up on them"); n != 1 {
+		t.Errorf("%d warnings of giving up, want 1:\n%s", n, logs.String())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for inFlight.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the create request is still in flight 10s after Close returned")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

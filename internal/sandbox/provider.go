@@ -225,9 +225,11 @@ func (p *Provider) Close() error {
 	}
 	p.broadcastLocked()
 	p.mu.Unlock()
+	var closing sync.WaitGroup
 	for _, pool := range pools {
-		pool.Close()
+		closing.Go(pool.Close)
 	}
+	closing.Wait()
 	p.wg.Wait()
 	for _, e := range engines {
 		e.Close()
