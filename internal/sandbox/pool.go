@@ -44,8 +44,10 @@ type Pool struct {
 }
 
 // closeGrace is how long Close waits for the starts and removals in flight
-// before it gives up on an engine that does not answer.
-const closeGrace = 3 * time.Second
+// before it gives up on an engine that does not answer: long enough for a
+// busy engine's removals (a second or two under load), short of the
+// create's minute.
+const closeGrace = 10 * time.Second
 
 // Warming is how many containers a Pool keeps started ahead of need.
 type Warming struct {
