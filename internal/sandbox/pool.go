@@ -171,7 +171,7 @@ func (p *Pool) prune(now time.Time) {
 }
 
 func (p *Pool) refreshImage() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.abandon, 10*time.Second)
 	defer cancel()
 	id := ""
 	if res, err := p.engine.cli.ImageInspect(ctx, p.spec.Image); err == nil {
