@@ -250,6 +250,20 @@ func TestAnEngineWithoutTheRuntimeIsNotUsed(t *testing.T) {
 // engine.
 const sameEngineWarning = "two addresses reach the same container engine"
 
+// connectedProvider returns a provider of the default spec over hosts,
+// keeping one container warm on each, once it has connected, and its log;
+// the test's cleanup closes it.
+func connectedProvider(t *testing.T, hosts []string) (*Provider, *testenv.Buffer) {
+	t.Helper()
+	logs := &testenv.Buffer{}
+	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(logs, nil)))
+	t.Cleanup(func() { p.Close() })
+	if err := p.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return p, logs
+}
+
 // waitSameAs waits until the provider's second engine is left out as the
 // same engine as the first, and returns its status.
 func waitSameAs(t *testing.T, p *Provider) EngineStatus {
@@ -332,12 +346,7 @@ func TestTwoAddressesOfOneEngineAreOneEngine(t *testing.T) {
 	e1 := testEngine(t)
 	defaultImageOn(t, e1)
 	hosts := []string{e1.Host(), socketLink(t, e1, true)}
-	var logs testenv.Buffer
-	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
-	defer p.Close()
-	if err := p.Connect(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	p, logs := connectedProvider(t, hosts)
 	waitEngine(t, p, 0, true)
 	st := waitSameAs(t, p)
 	if st.SameAs != hosts[0] || st.Usable || st.Err == nil || !strings.Contains(st.Err.Error(), hosts[1]) || !strings.Contains(st.Err.Error(), hosts[0]) {
@@ -600,12 +609,7 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 	defaultImageOn(t, e1)
 	proxy := newSocketProxy(t, e1)
 	hosts := []string{proxy.Host(), e1.Host()}
-	var logs testenv.Buffer
-	p := NewProvider(hosts, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
-	defer p.Close()
-	if err := p.Connect(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	p, logs := connectedProvider(t, hosts)
 	waitEngine(t, p, 0, true)
 	waitSameAs(t, p)
 	if count := runConcurrently(t, p, 4, 2); count[hosts[0]] != 4 {
