@@ -6,10 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -665,4 +668,70 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 	}
 	p.Close()
 	noContainersLeft(t, e1)
+}
+
+// A provider does not hold its lock while a new engine's pool asks the
+// engine for its image: an engine slow to answer that (here it never
+// does) leaves the provider's other calls free to run meanwhile.
+func TestAnEngineSlowToAnswerDoesNotHoldTheProvider(t *testing.T) {
+	var inspects atomic.Int32
+	stalled := make(chan struct{})
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Api-Version", "1.41")
+		w.Header().Set("Content-Type", "application/json")
+		path := r.URL.Path
+		switch {
+		case strings.HasSuffix(path, "/_ping"):
+			_, _ = io.WriteString(w, "OK")
+		case strings.HasSuffix(path, "/version"):
+			_, _ = io.WriteString(w, `{"ApiVersion": "1.41", "Version": "20.10.24"}`)
+		case strings.HasSuffix(path, "/info"):
+			_, _ = io.WriteString(w, `{"ID": "fake", "Name": "fake", "DockerRootDir": "/fake", "Runtimes": {"runc": {}}}`)
+		case strings.HasSuffix(path, "/containers/json"):
+			_, _ = io.WriteString(w, `[]`)
+		case strings.Contains(path, "/images/") && strings.HasSuffix(path, "/json"):
+			if inspects.Add(1) == 1 { // the provider's check that the image is there
+				_, _ = io.WriteString(w, `{"Id": "sha256:0123456789ab", "Config": {"Labels": {}}}`)
+				return
+			}
+			select { // the pool's: never answered
+			case stalled <- struct{}{}:
+			default:
+			}
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		default: // a warm start's create: never answered
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the server closes
+	p := NewProvider([]string{"tcp://" + srv.Listener.Addr().String()}, DefaultSpec(), Warming{Min: 1}, nil)
+	defer p.Close()
+	go func() { _ = p.Connect(context.Background()) }()
+	select {
+	case <-stalled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the pool did not ask for the image within 30s")
+	}
+	answered := make(chan []EngineStatus)
+	go func() { answered <- p.Engines() }()
+	select {
+	case st := <-answered:
+		if len(st) != 1 {
+			t.Errorf("statuses: %+v", st)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the provider's status waits while a new engine's pool asks it for its image")
+	}
+	free() // the engine answers (badly) from now on; Close need not wait
 }

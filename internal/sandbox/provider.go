@@ -350,11 +350,23 @@ func (p *Provider) broadcastLocked() {
 // marks it usable with a new pool, or down with the reason.
 func (p *Provider) connect(m *member) {
 	e, err := p.prepare(m)
+	var pool *Pool
+	if err == nil {
+		// Made before the lock is taken: a pool asks the engine for its
+		// image first, which a slow engine may take seconds to answer.
+		pool = NewPool(e, p.spec, p.warm, p.log.With("engine", e.Host()))
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m.building = false
 	if p.closed || m.state == duplicate {
-		if e != nil {
+		switch {
+		case pool != nil:
+			p.wg.Go(func() {
+				pool.Close()
+				e.Close()
+			})
+		case e != nil:
 			e.Close()
 		}
 		return
@@ -368,7 +380,7 @@ func (p *Provider) connect(m *member) {
 	}
 	m.name, m.e, m.state, m.err, m.backoff, m.warned, m.everUp = e.Host(), e, usable, nil, 0, false, true
 	m.check = time.Now().Add(pingEvery)
-	m.pool = NewPool(e, p.spec, p.warm, p.log.With("engine", e.Host()))
+	m.pool = pool
 	p.broadcastLocked()
 }
 
