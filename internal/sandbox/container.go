@@ -326,7 +326,11 @@ func (c *Container) afterClose(f func()) {
 // EngineHost is where the container runs (Engine.Host).
 func (c *Container) EngineHost() string { return c.engine.host }
 
-func (c *Container) remove() error {
+func (c *Container) remove() error { return c.removeVia(c.engine) }
+
+// removeVia removes the container through e: its own engine, or another
+// address of that engine when its own does not answer.
+func (c *Container) removeVia(e *Engine) error {
 	// Removal must happen even when the run's context is already over.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -337,7 +341,7 @@ func (c *Container) remove() error {
 	// Podman refuses a forced remove between a container's exit and its
 	// cleanup ("container state improper"); that passes within moments.
 	for attempt := 0; attempt < 20; attempt++ {
-		_, err = c.engine.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
+		_, err = e.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
 		if err == nil || cerrdefs.IsNotFound(err) {
 			return nil
 		}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/runner"
@@ -619,10 +620,27 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 		t.Fatalf("runs by address: %v, want all 4 on the first, %s", count, hosts[0])
 	}
 
+	// A run's container from the first address, closed while the other
+	// stands in: its removal fails at the first and is done at the other.
+	onFirst, err := p.Start(t.Context(), p.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer onFirst.Close()
+	if got := runProgram(t, onFirst, "print(6 * 7)"); got != "42\n" || onFirst.EngineHost() != hosts[0] {
+		t.Fatalf("a run on %s printed %q", onFirst.EngineHost(), got)
+	}
+
 	proxy.stop()
 	waitEngine(t, p, 0, false)
 	if st := waitEngine(t, p, 1, true); st.SameAs != "" {
 		t.Errorf("the address standing in is still reported the same engine as %s", st.SameAs)
+	}
+	if err := onFirst.Close(); err != nil {
+		t.Errorf("closing a container of the address that is down, while another stands in: %v", err)
+	}
+	if _, err := e1.cli.ContainerInspect(t.Context(), onFirst.ID, client.ContainerInspectOptions{}); !cerrdefs.IsNotFound(err) {
+		t.Errorf("the container closed while its address was down is still there (%v)", err)
 	}
 	if count := runConcurrently(t, p, 4, 2); count[hosts[1]] != 4 {
 		t.Fatalf("runs by address while the first is down: %v, want all 4 on %s", count, hosts[1])

@@ -83,6 +83,7 @@ type member struct {
 	warned   bool      // its outage has been logged
 	id       Identity  // the engine's, once it has answered; forgotten while it is down
 	sameAs   *member   // the earlier member of the same engine, when duplicate
+	standsIn *member   // the member of the same engine it is used for while that one is down
 	toldSame bool      // the warning that it is the same engine as another has been given
 }
 
@@ -139,8 +140,19 @@ func (p *Provider) Start(ctx context.Context, spec Spec) (*Container, error) {
 			c.afterClose(func() {
 				p.mu.Lock()
 				delete(p.out, c.ID)
+				var other *Engine // another address of its engine, standing in
+				for _, o := range p.members {
+					if c.closeErr != nil && o.standsIn == m && o.state == usable {
+						other = o.e
+					}
+				}
 				p.mu.Unlock()
 				p.release(m)
+				if other != nil {
+					// Its engine answers at another address: the
+					// container is removed there, not left for later.
+					c.closeErr = c.removeVia(other)
+				}
 			})
 			return c, nil
 		}
@@ -587,7 +599,7 @@ func (p *Provider) handedOut(id string) bool {
 // for first (see standInLocked).
 func (p *Provider) duplicateLocked(d, first *member) {
 	p.dropPoolLocked(d)
-	d.state, d.sameAs = duplicate, first
+	d.state, d.sameAs, d.standsIn = duplicate, first, nil
 	d.err = fmt.Errorf("engine %s: the same engine as %s (ID %s, data root %s): left out", d.name, first.name, d.id.ID, d.id.RootDir)
 	for _, o := range p.members {
 		if o.sameAs == d {
@@ -616,7 +628,7 @@ func (p *Provider) standInLocked(m *member) {
 		p.log.Info("trying another address of the container engine that stopped answering", "engine", m.name, "other", o.name)
 		// The engine was in use under m's address: prepare removes the
 		// sandboxes that stopped with m's connection.
-		o.state, o.sameAs, o.err, o.everUp = connecting, nil, nil, true
+		o.state, o.sameAs, o.standsIn, o.err, o.everUp = connecting, nil, m, nil, true
 		p.wg.Go(func() { p.connect(o) })
 	}
 }
@@ -639,7 +651,7 @@ func (p *Provider) dropPoolLocked(m *member) {
 // The addresses left out as the same engine as m are tried in its place.
 func (p *Provider) downLocked(m *member, err error) {
 	p.dropPoolLocked(m)
-	m.state, m.err = down, err
+	m.state, m.err, m.standsIn = down, err, nil
 	// Its identity is read again when it answers: until then another
 	// address of the same engine may stand in for it.
 	m.id = Identity{}
