@@ -150,9 +150,7 @@ func (e *Engine) start(ctx context.Context, spec Spec, abandon context.Context) 
 	name := "mcp-code-mode-sandbox-" + rand.Text()[:16]
 	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancelCreate()
-	if abandon != nil {
-		defer context.AfterFunc(abandon, cancelCreate)()
-	}
+	defer whenAbandoned(abandon, cancelCreate)()
 	created, err := e.cli.ContainerCreate(createCtx, client.ContainerCreateOptions{
 		Name: name,
 		Config: &container.Config{
@@ -223,6 +221,15 @@ func (e *Engine) start(ctx context.Context, spec Spec, abandon context.Context) 
 	return c, nil
 }
 
+// whenAbandoned arranges for cancel to run when abandon (if not nil) ends,
+// and returns what undoes that.
+func whenAbandoned(abandon context.Context, cancel context.CancelFunc) (stop func() bool) {
+	if abandon == nil {
+		return func() bool { return false }
+	}
+	return context.AfterFunc(abandon, cancel)
+}
+
 // createTimeout bounds a create request, which a run's end does not cut
 // short (see Start).
 const createTimeout = time.Minute
@@ -234,9 +241,7 @@ const createTimeout = time.Minute
 func (e *Engine) removeAbandoned(name string, abandon context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if abandon != nil {
-		defer context.AfterFunc(abandon, cancel)()
-	}
+	defer whenAbandoned(abandon, cancel)()
 	for {
 		_, err := e.cli.ContainerRemove(ctx, name, client.ContainerRemoveOptions{Force: true})
 		if err == nil {
@@ -334,9 +339,7 @@ func (c *Container) removeVia(e *Engine) error {
 	// Removal must happen even when the run's context is already over.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if c.abandon != nil {
-		defer context.AfterFunc(c.abandon, cancel)()
-	}
+	defer whenAbandoned(c.abandon, cancel)()
 	var err error
 	// Podman refuses a forced remove between a container's exit and its
 	// cleanup ("container state improper"); that passes within moments.

@@ -66,6 +66,22 @@ func runOn(t testing.TB, p *Provider) string {
 	return c.EngineHost()
 }
 
+// startAndRun starts a container from p, which must be on the engine at
+// host, and runs a program in it; the container is left for the test to
+// close (its cleanup closes it too).
+func startAndRun(t testing.TB, p *Provider, host string) *Container {
+	t.Helper()
+	c, err := p.Start(t.Context(), p.spec)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if got := runProgram(t, c, "print(6 * 7)"); got != "42\n" || c.EngineHost() != host {
+		t.Fatalf("a run on %s printed %q, want 42 on %s", c.EngineHost(), got, host)
+	}
+	return c
+}
+
 // runConcurrently makes n runs, k at a time, and counts them by engine.
 func runConcurrently(t testing.TB, p *Provider, n, k int) map[string]int {
 	t.Helper()
@@ -622,14 +638,7 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 
 	// A run's container from the first address, closed while the other
 	// stands in: its removal fails at the first and is done at the other.
-	onFirst, err := p.Start(t.Context(), p.spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer onFirst.Close()
-	if got := runProgram(t, onFirst, "print(6 * 7)"); got != "42\n" || onFirst.EngineHost() != hosts[0] {
-		t.Fatalf("a run on %s printed %q", onFirst.EngineHost(), got)
-	}
+	onFirst := startAndRun(t, p, hosts[0])
 
 	proxy.stop()
 	waitEngine(t, p, 0, false)
@@ -652,14 +661,7 @@ func TestAnotherAddressOfAnEngineStandsInWhileTheFirstIsDown(t *testing.T) {
 	// A run the second address served, over but not yet closed when the
 	// first answers again (its caller still reading how it ended): its
 	// stopped container is not removed under it by the first's reconnect.
-	held, err := p.Start(t.Context(), p.spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	if got := runProgram(t, held, "print(6 * 7)"); got != "42\n" || held.EngineHost() != hosts[1] {
-		t.Fatalf("a run on %s printed %q", held.EngineHost(), got)
-	}
+	held := startAndRun(t, p, hosts[1])
 	if code, _, err := held.Exit(t.Context()); err != nil || code != 0 {
 		t.Fatalf("the run's container ended with %d, %v", code, err)
 	}
