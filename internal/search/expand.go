@@ -50,6 +50,11 @@ type searchParams struct {
 
 	negated float64 // the word a negation stands before ("don't send it yet", "without merging"): not what is asked for
 
+	// A word only in the text the query quotes ("a card called 'Fix
+	// login'", "file a bug: the login button does nothing"): what the tool
+	// is to write or find, not what the query asks for.
+	quoted float64
+
 	// The idioms that name a tool (idiomWords): the weight of their words
 	// in the tool, the least share of an idiom's replacement the tool's
 	// name must make, and the most tools an idiom may name.
@@ -107,6 +112,7 @@ var defaultSearchParams = searchParams{
 	place: 0.7,
 
 	negated:  0.3,
+	quoted:   0.5,
 	singular: 0.8,
 
 	idiom:      0.4,
@@ -403,7 +409,7 @@ func (lx *lexicon) phraseAt(toks []searchToken, i int, starts map[string]phraseS
 // corrections when the index does not know it, its related words from the
 // hand-written table and from the lexicon, and, through the hand-written
 // table, the words related to those.
-func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
+func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpansion, *parsedQuery) {
 	p := &ix.params
 	lx := theLexicon()
 	all := searchTokenize(query, true)
@@ -509,6 +515,9 @@ func (ix *Index) queryGroups(query string) ([][]termExpansion, *parsedQuery) {
 		}
 		if searchNegated(all, i) {
 			scale *= p.negated
+		}
+		if quoted[t.stem] {
+			scale *= p.quoted
 		}
 		for k := range g {
 			g[k].weight *= scale

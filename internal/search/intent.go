@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -520,8 +521,23 @@ func searchAsksQuestion(q string) bool {
 // searchFirstWord returns q's first word as written, in lower case, with
 // any punctuation it carries.
 func searchFirstWord(q string) string {
-	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(q)), " ")
+	q = strings.ToLower(strings.TrimSpace(q))
+	q = q[searchScopeEnd(q):]
+	first, _, _ := strings.Cut(q, " ")
 	return first
+}
+
+// searchScope is a leading clause that names where a query is to look, not
+// what it asks: "in trello, ...", "on our hubspot: ...", "cloudflare: ...".
+var searchScope = regexp.MustCompile(`^((in|on|via|using|with|through|from|for)\s+(our\s+|my\s+|the\s+)?[\w.-]+\s*[,:]|[\w.-]+\s*:)\s+`)
+
+// searchScopeEnd returns where q's words start after a leading scope
+// (searchScope), or 0.
+func searchScopeEnd(q string) int {
+	if m := searchScope.FindStringIndex(q); m != nil {
+		return m[1]
+	}
+	return 0
 }
 
 // orderByRole ranks, within each server, the tools that go the query's

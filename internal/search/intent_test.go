@@ -205,6 +205,36 @@ func TestSearchQuestionOrRequest(t *testing.T) {
 	expectSearchTop(t, plain, entries, "what did I change since the last commit", "repo.change_file")
 }
 
+// TestSearchScopeIsNotTheQuestion checks that a leading clause naming
+// where to look ("in resend, ...", "cloudflare: ...") does not hide the
+// question after it, which weighs the tools that change things less.
+func TestSearchScopeIsNotTheQuestion(t *testing.T) {
+	for q, want := range map[string]bool{
+		"in resend, which sending domains do we have":  true,
+		"on our hubspot: what deals close this month":  true,
+		"cloudflare: which key-value stores do I have": true,
+		"via github, who reviewed it":                  true,
+		"in the morning, remind me to call":            false,
+		"in which folder is it":                        false, // no scope: "in" asks
+		"which domains do we have":                     true,
+		"create a domain":                              false,
+	} {
+		if got := searchAsksQuestion(q); got != want {
+			t.Errorf("searchAsksQuestion(%q) = %v, want %v", q, got, want)
+		}
+	}
+	entries := []ToolEntry{
+		{Server: "mail", Tool: "create-domains", Description: "Create sending domains for the account"},
+		{Server: "mail", Tool: "list-domains", Description: "List the domains"},
+	}
+	ix := newIndex(entries, defaultSearchParams, newSearchVocab(searchDomainTable, ""))
+	expectSearchTop(t, ix, entries, "in mail, which sending domains do we have", "mail.list-domains")
+	// Read as a request, the tool that says more of its words wins.
+	p := defaultSearchParams
+	p.ask = 0
+	expectSearchTop(t, newIndex(entries, p, newSearchVocab(searchDomainTable, "")), entries, "in mail, which sending domains do we have", "mail.create-domains")
+}
+
 // TestSearchAsksForChange checks which queries ask for a change: a verb
 // of change or a request word ("keep", "note"), not the same word as a noun
 // after an article or possessive, nor a change asked about after "did".

@@ -712,7 +712,7 @@ func (ix *Index) namedServers(own []string, groups [][]termExpansion) (named []f
 // earliest on a tie), so that "make a new folder" does not count a tool's
 // "create" twice. No group is empty.
 func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
-	groups, intent := ix.queryGroups(ix.vocab.prepare(query))
+	groups, intent := ix.queryGroups(ix.vocab.prepare(query), searchQuotedStems(query))
 	intent.question = searchAsksQuestion(query)
 	// The stems of the query as written, before its idioms are rewritten.
 	seen := map[string]bool{}

@@ -627,6 +627,39 @@ does nothing -> broken logs
 	})
 }
 
+// TestSearchQuotedWords checks that the words a query says only in quoted
+// text (a title between quotes, the text after a short request to write)
+// count less than its request: a card called 'Fix login' is no sign-in.
+func TestSearchQuotedWords(t *testing.T) {
+	for q, want := range map[string]string{
+		"put a card called 'Fix login' on the list": "fix login",
+		"post \u201cdeploy done\u201d to #eng":      "deploy done",
+		"file a bug: the login button does nothing": "button login noth",
+		"add a page called 'page two'":              "two", // "page" is said outside the quotes too
+		"what's Tom's job title":                    "",    // apostrophes, not quotes
+		"find the issue":                            "",
+	} {
+		var got []string
+		for st := range searchQuotedStems(q) {
+			got = append(got, st)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("searchQuotedStems(%q) = %q, want %q", q, strings.Join(got, " "), want)
+		}
+	}
+	entries := []ToolEntry{
+		{Server: "board", Tool: "add_card", Description: "Add a card to a list"},
+		{Server: "chat", Tool: "login", Description: "Log in to the chat with a token"},
+	}
+	words := newSearchVocab(searchDomainTable, "")
+	q := "add the 'fix chat login token' card"
+	expectSearchTop(t, newIndex(entries, defaultSearchParams, words), entries, q, "board.add_card")
+	p := defaultSearchParams
+	p.quoted = 1
+	expectSearchTop(t, newIndex(entries, p, words), entries, q, "chat.login")
+}
+
 // checkRewrites checks that f, named name, rewrites each key of cases to its
 // value.
 func checkRewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {
@@ -723,6 +756,13 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"select * from orders where id = 3":     "select * from orders where id = 3 sql query database",
 		"every 0 0 1 * * and */5 * * * *":       "every 0 0 1 * * and */5 * * * * cron schedule",
 		"what is 2 * 3 * 4 * 5 * 6":             "what is 2 * 3 * 4 * 5 * 6", // arithmetic: no two stars in a row
+		"move PROJ-123 to Done":                 "move PROJ-123 to Done issue",
+		"the SHA-256 of it, in UTF-8":           "the SHA-256 of it, in UTF-8", // standards, not issues
+		"what's hot on r/golang":                "what's hot on r/golang subreddit reddit",
+		"pull node:20-alpine":                   "pull node:20-alpine container image",
+		"run nginx:latest and python:3.12":      "run nginx:latest and python:3.12 container image",
+		"store it under user:42 at 10:30":       "store it under user:42 at 10:30 time", // a key and a time, no image
+		"an aws_s3_bucket with versioning":      "an aws_s3_bucket with versioning terraform resource provider",
 	})
 }
 

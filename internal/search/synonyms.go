@@ -285,6 +285,51 @@ func searchContentStart(q string) int {
 // may have for what follows to be quoted text.
 const searchContentRequestWords = 8
 
+// searchQuote is a quoted text: a title, a name or a value the tool is to
+// write or find ("a card called 'Fix login'", "post \"deploy done\""),
+// between quotes that open after a space and close before one or a
+// punctuation mark.
+var searchQuote = regexp.MustCompile(`(^|[\s(])['"“‘]([^'"”’\n]{1,120})['"”’]([\s,.;:?!)]|$)`)
+
+// searchQuotedStems returns the stems of q's words that it says only in
+// quoted text: between quotes (searchQuote), or after the colon of a short
+// request to write (searchContentStart).
+func searchQuotedStems(q string) map[string]bool {
+	q = searchApostrophes.Replace(q)
+	var spans [][2]int
+	for _, m := range searchQuote.FindAllStringSubmatchIndex(q, -1) {
+		spans = append(spans, [2]int{m[4], m[5]})
+	}
+	if k := searchContentStart(q); k < len(q) {
+		spans = append(spans, [2]int{k, len(q)})
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	inside := map[string]bool{}
+	outside := map[string]bool{}
+	last := 0
+	for _, sp := range spans {
+		if sp[0] < last {
+			continue
+		}
+		for _, t := range searchTokenize(q[last:sp[0]], false) {
+			outside[t.stem] = true
+		}
+		for _, t := range searchTokenize(q[sp[0]:sp[1]], false) {
+			inside[t.stem] = true
+		}
+		last = sp[1]
+	}
+	for _, t := range searchTokenize(q[last:], false) {
+		outside[t.stem] = true
+	}
+	for st := range outside {
+		delete(inside, st)
+	}
+	return inside
+}
+
 // searchApostrophes writes typographic apostrophes as the idioms do, so that
 // "can’t log in" is "can't log in". The tokenizer reads both alike.
 var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
@@ -509,7 +554,10 @@ func searchAnswerType(q string) string {
 // three ("2.3.1"); dates, times of day, amounts of money, percentages, card
 // and phone numbers each name their kind, as do an SQL statement, a cron
 // expression ("0 3 * * 1"), an environment variable (DATABASE_URL), a
-// bucket's URI (s3://, gs://) and a Kubernetes object (deploy/web).
+// bucket's URI (s3://, gs://), a Kubernetes object (deploy/web), an
+// issue's key (PROJ-123, not SHA-256), a subreddit (r/golang), a container
+// image with its tag (node:20-alpine) and a Terraform resource type
+// (aws_s3_bucket).
 //
 // A place given as coordinates is what the query starts from: "what street
 // is at 40.7128, -74.0060" converts coordinates into an address, so their
@@ -519,26 +567,49 @@ func searchAnswerType(q string) string {
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
+	not   map[string]bool // matches that are no value of the kind (when set: the match up to its first "-")
 }{
-	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image"},
-	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost"},
-	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
-	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
-	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
-	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address"},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range"},
-	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version"},
-	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date"},
-	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time"},
-	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency"},
-	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage"},
-	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number"},
-	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number"},
-	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database"},
-	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable"},
-	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage"},
-	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
+	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image", nil},
+	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost", nil},
+	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path", nil},
+	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website", nil},
+	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel", nil},
+	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords, nil},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address", nil},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range", nil},
+	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version", nil},
+	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date", nil},
+	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time", nil},
+	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency", nil},
+	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage", nil},
+	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number", nil},
+	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number", nil},
+	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database", nil},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable", nil},
+	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage", nil},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b`), "issue", searchStandardNames},
+	{regexp.MustCompile(`(?i)(^|[\s(])/?r/[a-z0-9]\w{1,20}\b`), "subreddit reddit", nil},
+	{regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), "container image", nil},
+	{regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), "terraform resource provider", nil},
+	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource", nil},
+}
+
+// searchStandardNames are names written with a number after a hyphen
+// ("SHA-256", "UTF-8", "CVE-2024") that are not an issue's key ("PROJ-123").
+var searchStandardNames = wordSet(`SHA MD UTF ISO RFC CVE CWE AES RSA HTTP TLS SSL IPV COVID SARS MP ES ECMA IEEE ANSI PEP JSR CSS HTML IE GPT RTX RX GTX`)
+
+// searchHasLiteral reports whether q holds a match of re whose part up to
+// its first "-" is not in not.
+func searchHasLiteral(re *regexp.Regexp, not map[string]bool, q string) bool {
+	if not == nil {
+		return re.MatchString(q)
+	}
+	for _, m := range re.FindAllString(q, -1) {
+		if head, _, _ := strings.Cut(m, "-"); !not[head] {
+			return true
+		}
+	}
+	return false
 }
 
 // searchCoordinateWords are the words of coordinates, a kind of value.
@@ -619,7 +690,7 @@ func searchLiteralKinds(q string) string {
 		add = append(add, "file multiple")
 	}
 	for _, l := range searchLiterals {
-		if l.re.MatchString(rest) {
+		if searchHasLiteral(l.re, l.not, rest) {
 			add = append(add, l.words)
 			if l.words == searchCoordinateWords {
 				add = append(add, "from "+l.words)
