@@ -443,6 +443,11 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		if li, ok := lx.lookup(l); ok {
 			verb = lx.dominantPart(li) == 'v'
 		}
+		// A noun's place is no verb's: "the urgent tag on this task" has
+		// no "tag on".
+		if verb && searchNounAt(lx, all, i) {
+			continue
+		}
 		for k := i; k < i+n; k++ {
 			if n <= 3 || k == i || k == i+n-1 {
 				covered[k] = true
@@ -565,6 +570,24 @@ func (p *searchParams) commonness(n int) float64 {
 		return 1
 	}
 	return 1 / (1 + p.common*math.Log(float64(n)/p.commonFrom))
+}
+
+// searchNounAt reports whether token i of all stands where a noun does,
+// after a determiner or an adjective ("the urgent tag on it"), so that it
+// does not start a phrasal verb ("tag on").
+func searchNounAt(lx *lexicon, all []searchToken, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := all[i-1].surface
+	if searchDeterminers[prev] {
+		return true
+	}
+	if isSearchStopWord(prev) {
+		return false
+	}
+	li, ok := lx.lookup(prev)
+	return ok && lx.dominantPart(li) == 'a'
 }
 
 // searchNounContext are the words after which a noun (or an adjective)

@@ -45,6 +45,26 @@ func TestSearchPhrasalVerbs(t *testing.T) {
 	expectSearchTop(t, ix, entries, "call off the meeting", "calendar.cancel_meeting")
 	expectSearchTop(t, ix, entries, "call the meeting off", "calendar.cancel_meeting")
 	expectSearchTop(t, ix, entries, "take the label off the issue", "tracker.remove_label")
+
+	// A word where a noun stands, after a determiner or an adjective,
+	// starts no phrasal verb: "the urgent tag on this task" is a tag, not
+	// "tag on" (append), whose words would count a tenth.
+	for q, want := range map[string]bool{
+		"put the urgent tag on this task": false,
+		"put a tag on this task":          false,
+		"tag on a note at the end":        true,
+	} {
+		groups, _ := ix.expand(q)
+		phrase := false
+		for _, g := range groups {
+			for _, e := range g {
+				phrase = phrase || e.stem == "tag_on"
+			}
+		}
+		if phrase != want {
+			t.Errorf("%q read as the phrasal verb tag_on: %v, want %v", q, phrase, want)
+		}
+	}
 }
 
 func TestSearchDirection(t *testing.T) {
