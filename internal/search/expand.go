@@ -40,6 +40,7 @@ type searchParams struct {
 	plural float64 // bonus of a tool whose name has a plural the query uses
 	role   float64 // bonus of a tool that gives what the query wants or starts from what it has (minus: the reverse)
 	list   float64 // bonus of a listing tool for a query of nouns only
+	verb   float64 // share of its score a tool whose name holds the request's verb gains (searchRequestVerbs)
 	ask    float64 // share of its score a tool that changes something loses to a question
 	tell   float64 // share of its score a tool that only reads loses to a request for a change
 
@@ -106,6 +107,7 @@ var defaultSearchParams = searchParams{
 	plural: 1,
 	role:   1,
 	list:   1,
+	verb:   0.1,
 	ask:    0.5,
 	tell:   0.1,
 

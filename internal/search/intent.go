@@ -246,8 +246,9 @@ func queryDirection(all []searchToken) int {
 	return 0
 }
 
-// intentBonuses adjusts scores by what the query's form says: the sibling
-// its direction points to takes the higher of the two siblings' scores; a
+// intentBonuses adjusts scores by what the query's form says: a tool whose
+// name holds the verb a request starts with, or a synonym, gains a share
+// (searchRequestVerbs); the sibling its direction points to takes the higher of the two siblings' scores; a
 // query about one thing puts a tool for one above its sibling for several
 // (create_issue, create_issues) when the two score close; tools whose name
 // has the plural it uses gain; tools that give what it wants or start from
@@ -258,6 +259,20 @@ func queryDirection(all []searchToken) int {
 // invoices") favours the tools that list.
 func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 	p := &ix.params
+	// A tool named for the request's verb does what it asks.
+	if len(q.verbs) > 0 && p.verb > 0 {
+		for i := range ix.docs {
+			if scores[i] <= 0 {
+				continue
+			}
+			for _, st := range ix.docs[i].coverStems {
+				if q.verbs[st] {
+					scores[i] *= 1 + p.verb
+					break
+				}
+			}
+		}
+	}
 	if q.direction != 0 {
 		// The sibling pointed to takes the other's score when that is
 		// higher, and the other its own: the cue says which of the two,
@@ -352,6 +367,7 @@ type parsedQuery struct {
 	question  bool            // it starts as a question does
 	many      bool            // a word of more than one (searchManyWords)
 	own       []string        // the stems of the query as written (before idioms rewrite it), each once
+	verbs     map[string]bool // the verb a request starts with, and its synonyms (searchRequestVerbs)
 }
 
 // asks reports whether the query is a question that asks for no change.
@@ -511,6 +527,47 @@ func searchAfterDid(all []searchToken, i int) bool {
 	}
 	return false
 }
+
+// searchRequestVerbs returns the stems of the verb q starts with, after a
+// leading scope ("in discord, read the messages"), and of the words its
+// group of groups holds directly with at least searchVerbSynonym of its
+// weight ("fetch": get, retrieve, ...); nil when q does not start with a
+// verb. A tool whose name holds one does what the request asks.
+func searchRequestVerbs(q string, groups [][]termExpansion) map[string]bool {
+	q = strings.ToLower(strings.TrimSpace(q))
+	toks := searchTokenize(q[searchScopeEnd(q):], false)
+	if len(toks) == 0 {
+		return nil
+	}
+	first := toks[0]
+	verb := searchDoWords[first.surface] || searchUndoWords[first.surface] || searchListWords[first.surface] ||
+		searchReadWords[first.surface] || searchChangeWords[first.surface]
+	if !verb {
+		lx := theLexicon()
+		if li, ok := lx.lookup(first.surface); ok {
+			verb = lx.hasPart(li, 'v')
+		}
+	}
+	if !verb {
+		return nil
+	}
+	verbs := map[string]bool{first.stem: true}
+	for _, g := range groups {
+		if g[0].stem != first.stem {
+			continue
+		}
+		for _, e := range g {
+			if e.direct && e.weight >= searchVerbSynonym {
+				verbs[e.stem] = true
+			}
+		}
+	}
+	return verbs
+}
+
+// searchVerbSynonym is the least weight of a word related to a request's
+// verb for a tool's name that holds it to do what the request asks.
+const searchVerbSynonym = 0.3
 
 // searchAsksQuestion reports whether q starts as a question does ("how
 // much", "which", "is there").

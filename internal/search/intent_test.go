@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -253,6 +254,42 @@ func TestSearchScopeIsNotTheQuestion(t *testing.T) {
 	p := defaultSearchParams
 	p.ask = 0
 	expectSearchTop(t, newIndex(entries, p, newSearchVocab(searchDomainTable, "")), entries, "in mail, which sending domains do we have", "mail.create-domains")
+}
+
+// TestSearchRequestVerb checks that a tool named for the verb a request
+// starts with (or a synonym of it) does what the request asks.
+func TestSearchRequestVerb(t *testing.T) {
+	for q, want := range map[string]string{
+		"in discord, read the last messages": "read",
+		"fetch the page":                     "fetch",
+		"which pages are there":              "",
+		"the page":                           "",
+	} {
+		verbs := searchRequestVerbs(q, nil)
+		var got []string
+		for v := range verbs {
+			got = append(got, v)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("searchRequestVerbs(%q) = %v, want %q", q, got, want)
+		}
+	}
+	// Two tools said alike: the one named for the request's verb, or for
+	// a synonym of it ("fetch" is a read), does what it asks.
+	for q, want := range map[string][2]string{
+		"read the file contents":     {"read_file", "file_contents"},
+		"fetch the channel messages": {"read_messages", "channel_messages"},
+	} {
+		entries := []ToolEntry{
+			{Server: "x", Tool: want[0], Description: "Contents of a file, messages of a channel"},
+			{Server: "x", Tool: want[1], Description: "Contents of a file, messages of a channel"},
+		}
+		words := newSearchVocab(searchDomainTable, "")
+		expectSearchTop(t, newIndex(entries, defaultSearchParams, words), entries, q, "x."+want[0])
+		p := defaultSearchParams
+		p.verb = 0
+		expectSearchTop(t, newIndex(entries, p, words), entries, q, "x."+want[1])
+	}
 }
 
 // TestSearchAsksForChange checks which queries ask for a change: a verb

@@ -746,7 +746,9 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 			kept = append(kept, out)
 		}
 	}
-	return ix.looseIdiomGroups(intent.own, kept), intent
+	kept = ix.looseIdiomGroups(intent.own, kept)
+	intent.verbs = searchRequestVerbs(query, kept)
+	return kept, intent
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {
