@@ -716,10 +716,23 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 	intent.question = searchAsksQuestion(query)
 	// The stems of the query as written, before its idioms are rewritten.
 	seen := map[string]bool{}
-	for _, t := range searchTokenize(query, false) {
+	words := searchTokenize(query, false)
+	for _, t := range words {
 		if !seen[t.stem] {
 			seen[t.stem] = true
 			intent.own = append(intent.own, t.stem)
+		}
+	}
+	// A server named by the initial of a word and the next word: "google
+	// drive" for gdrive, "google mail" for gmail.
+	for k := 1; k < len(words) && len(groups) < searchMaxQueryWords; k++ {
+		r, _ := utf8.DecodeRuneInString(words[k-1].surface)
+		joined := string(r) + words[k].surface
+		st := searchStem(joined)
+		if ix.serverStems[st] && !seen[st] && ix.serverWord(joined) {
+			seen[st] = true
+			intent.own = append(intent.own, st)
+			groups = append(groups, []termExpansion{{stem: st, weight: 1, blend: true, direct: true}})
 		}
 	}
 	// Each stem goes to one group only.
@@ -749,6 +762,17 @@ func (ix *Index) expand(query string) ([][]termExpansion, *parsedQuery) {
 	kept = ix.looseIdiomGroups(intent.own, kept)
 	intent.verbs = searchRequestVerbs(query, kept)
 	return kept, intent
+}
+
+// serverWord reports whether w is a word of a server's name as written
+// ("gdrive"; not "sentries" for sentry).
+func (ix *Index) serverWord(w string) bool {
+	for _, s := range ix.servers {
+		if slices.Contains(searchSplitWords(s.name, true), w) {
+			return true
+		}
+	}
+	return false
 }
 
 func searchWeightIn(g []termExpansion, stem string) float64 {

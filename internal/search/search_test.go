@@ -317,6 +317,27 @@ func TestSearchScopedByShortName(t *testing.T) {
 	}
 }
 
+// A query may name a server by the initial of a word and the next word:
+// "team docs" is tdocs, as "google drive" is gdrive, also when "docs" is
+// a word of the index (which a typo of the name would not be).
+func TestSearchScopedByInitial(t *testing.T) {
+	entries := []ToolEntry{
+		{Server: "tdocs", Tool: "search", Description: "Search for files"},
+		{Server: "slides", Tool: "find_deck", Description: "Find slides in the docs"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "find the Q4 board deck in team docs", "tdocs.search")
+	expectSearchTop(t, ix, entries, "find the Q4 board deck", "slides.find_deck")
+	// The name as written: "show entries" is no "sentries", though its stem
+	// is sentry's.
+	entries = append(entries, ToolEntry{Server: "sentry", Tool: "list_issues", Description: "List issues"})
+	ix = NewIndex(entries)
+	groups, intent := ix.expand("show entries in docs")
+	if named, _ := ix.namedServers(intent.own, groups); named != nil {
+		t.Errorf("show entries in docs names servers: %v", named)
+	}
+}
+
 func TestSearchParameters(t *testing.T) {
 	ix, entries := newTestSearchIndex(t)
 	// "zipcode" occurs only in the forecast tool's parameters.
