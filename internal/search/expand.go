@@ -511,7 +511,10 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}
 			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}
-		if lx.numeral(t.surface) {
+		// A numeral that counts the thing the next word names ("30
+		// minutes", "the last 50 messages") is a value the tool is given,
+		// not a number to compute with.
+		if lx.numeral(t.surface) && !searchCounts(lx, all, i) {
 			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})
 		}
 		if partOf[i] {
@@ -563,6 +566,21 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 	q.to, q.from = widen(roleStems(all, searchToWords)), widen(mergeStems(roleStems(all, searchFromWords), sourceStems(all)))
 	q.place = roleStems(all, searchPlaceWords)
 	return groups, q
+}
+
+// searchCounts reports whether numeral i of all counts the thing the next
+// word names ("30 minutes", "the last 50 messages"): a quantity the tool is
+// given, not a number to compute with.
+func searchCounts(lx *lexicon, all []searchToken, i int) bool {
+	if i+1 >= len(all) {
+		return false
+	}
+	next := all[i+1].surface
+	if isSearchStopWord(next) || lx.numeral(next) {
+		return false
+	}
+	li, ok := lx.baseForm(next)
+	return ok && lx.dominantPart(li) == 'n'
 }
 
 // commonness returns the weight of a word that occurs n times in WordNet's

@@ -292,6 +292,45 @@ func TestSearchRequestVerb(t *testing.T) {
 	}
 }
 
+// TestSearchCountingNumeral checks that a numeral counting the next word's
+// thing ("30 minutes", "the last 50 messages") is a value given to the
+// tool, not a number to compute with: it does not look for tools about
+// numbers, as "add 30 and 12" does.
+func TestSearchCountingNumeral(t *testing.T) {
+	all := searchTokenize("book 30 minutes, read the last 50 messages, add 30 and 12, is 97 prime", true)
+	lx := theLexicon()
+	want := map[int]bool{}
+	for i, tok := range all {
+		if (tok.surface == "30" && all[i+1].surface == "minutes") || tok.surface == "50" {
+			want[i] = true
+		}
+	}
+	for i, tok := range all {
+		if lx.numeral(tok.surface) && searchCounts(lx, all, i) != want[i] {
+			t.Errorf("searchCounts(%q before %q) = %v, want %v", tok.surface, all[i+1].surface, !want[i], want[i])
+		}
+	}
+	entries := []ToolEntry{
+		{Server: "cal", Tool: "days_in_month", Description: "The number of days in a month"},
+		{Server: "cal", Tool: "create_event", Description: "Create an event in the calendar"},
+		{Server: "calc", Tool: "add", Description: "Add two numbers"},
+	}
+	ix := NewIndex(entries)
+	score := func(q string, tool int) float64 {
+		for _, h := range ix.Search(q, 0) {
+			if h.Index == tool {
+				return h.Score
+			}
+		}
+		return 0
+	}
+	// "30" adds nothing to the tool about a number of days.
+	if a, b := score("book 30 minutes with Ana this month", 0), score("book minutes with Ana this month", 0); a != b {
+		t.Errorf("days_in_month scores %v with a counting numeral, %v without it", a, b)
+	}
+	expectSearchTop(t, ix, entries, "add 30 and 12", "calc.add")
+}
+
 // TestSearchAsksForChange checks which queries ask for a change: a verb
 // of change or a request word ("keep", "note"), not the same word as a noun
 // after an article or possessive, nor a change asked about after "did".
