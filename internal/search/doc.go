@@ -27,9 +27,10 @@
 // and its sibling for several, a query about one thing the first; two
 // words side by side in the query count more in a tool that says them
 // close together; a question weighs the tools that change things less, a
-// request the tools that only read, and the text a short request to write
-// quotes after a colon ("file a bug: the button does nothing") is not read
-// as a request.
+// request the tools that only read, a tool named for the verb a request
+// starts with gains, and the text a query quotes (between quotes, or after
+// the colon of a short request to write: "file a bug: the button does
+// nothing") is not read as a request and counts less.
 // Values in the query (a file name, an IP address, a date, two units, an
 // SQL statement, a cron expression) add the words for their kind. Server
 // names weigh by how distinctive they are, and only the query's own words
