@@ -37,10 +37,12 @@ type Pool struct {
 	done     chan struct{}  // closed by Close: stops the image watch
 	wg       sync.WaitGroup // refills, removals and the image watch
 
-	// abandon ends when Close gives up waiting for the engine (closeGrace):
-	// the starts and removals in flight then stop.
+	// abandon ends when Close gives up waiting for the engine (after
+	// grace, closeGrace unless a test sets it): the starts and removals in
+	// flight then stop.
 	abandon context.Context
 	giveUp  context.CancelFunc
+	grace   time.Duration
 }
 
 // closeGrace is how long Close waits for the starts and removals in flight
@@ -104,7 +106,7 @@ func NewPool(e *Engine, spec Spec, w Warming, log *slog.Logger) *Pool {
 	if w.Idle <= 0 {
 		w.Idle = DefaultIdle
 	}
-	p := &Pool{engine: e, spec: spec, warm: w, target: w.Min, log: log, done: make(chan struct{})}
+	p := &Pool{engine: e, spec: spec, warm: w, target: w.Min, log: log, done: make(chan struct{}), grace: closeGrace}
 	p.abandon, p.giveUp = context.WithCancel(context.Background())
 	if w.Min > 0 {
 		p.refreshImage()
@@ -279,12 +281,12 @@ func (p *Pool) Close() {
 		p.wg.Wait()
 		close(ended)
 	}()
-	t := time.NewTimer(closeGrace)
+	t := time.NewTimer(p.grace)
 	defer t.Stop()
 	select {
 	case <-ended:
 	case <-t.C:
-		p.log.Warn("the container engine has not finished starting or removing sandboxes; giving up on them", "after", closeGrace)
+		p.log.Warn("the container engine has not finished starting or removing sandboxes; giving up on them", "after", p.grace)
 		p.giveUp()
 		<-ended
 	}

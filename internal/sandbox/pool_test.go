@@ -353,9 +353,9 @@ func TestPoolClosedStartsNothing(t *testing.T) {
 }
 
 // An engine that takes a warm start's create request and never answers
-// does not hold Close for the create's minute: Close gives up after
-// closeGrace, warning once, and the request is cancelled, not left in
-// flight.
+// does not hold Close for the create's minute: Close gives up after its
+// grace (closeGrace, here a second), warning once, and the request is
+// cancelled, not left in flight.
 func TestPoolCloseGivesUpOnAnEngineThatDoesNotAnswer(t *testing.T) {
 	var inFlight atomic.Int32
 	creating := make(chan struct{}, 1)
@@ -382,6 +382,7 @@ func TestPoolCloseGivesUpOnAnEngineThatDoesNotAnswer(t *testing.T) {
 	t.Cleanup(func() { close(release) }) // before the server closes
 	var logs testenv.Buffer
 	p := NewPool(e, DefaultSpec(), Warming{Min: 1}, slog.New(slog.NewTextHandler(&logs, nil)))
+	p.grace = time.Second // closeGrace's 10s would only make the test slower
 	select {
 	case <-creating:
 	case <-time.After(30 * time.Second):
