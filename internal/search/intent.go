@@ -262,14 +262,8 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 	// A tool named for the request's verb does what it asks.
 	if len(q.verbs) > 0 && p.verb > 0 {
 		for i := range ix.docs {
-			if scores[i] <= 0 {
-				continue
-			}
-			for _, st := range ix.docs[i].coverStems {
-				if q.verbs[st] {
-					scores[i] *= 1 + p.verb
-					break
-				}
+			if scores[i] > 0 && slices.ContainsFunc(ix.docs[i].coverStems, inSet(q.verbs)) {
+				scores[i] *= 1 + p.verb
 			}
 		}
 	}
@@ -298,14 +292,8 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 	}
 	if len(q.plurals) > 0 && p.plural > 0 {
 		for i := range ix.docs {
-			if scores[i] <= 0 {
-				continue
-			}
-			for _, s := range ix.intent[i].surfaces {
-				if q.plurals[s] {
-					scores[i] += p.plural
-					break
-				}
+			if scores[i] > 0 && slices.ContainsFunc(ix.intent[i].surfaces, inSet(q.plurals)) {
+				scores[i] += p.plural
 			}
 		}
 	}
@@ -345,6 +333,11 @@ func (ix *Index) intentBonuses(q *parsedQuery, scores []float64) {
 			}
 		}
 	}
+}
+
+// inSet returns a test of membership in set.
+func inSet(set map[string]bool) func(string) bool {
+	return func(w string) bool { return set[w] }
 }
 
 func overlaps(a, b map[string]bool) bool {
