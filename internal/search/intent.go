@@ -248,9 +248,10 @@ func queryDirection(all []searchToken) int {
 
 // intentBonuses adjusts scores by what the query's form says: a tool whose
 // name holds the verb a request starts with, or a synonym, gains a share
-// (searchRequestVerbs); the sibling its direction points to takes the higher of the two siblings' scores; a
-// query about one thing puts a tool for one above its sibling for several
-// (create_issue, create_issues) when the two score close; tools whose name
+// (searchRequestVerbs); the sibling its direction points to takes the
+// higher of the two siblings' scores; a query about one thing puts a tool
+// for one above its sibling for several (create_issue, create_issues) when
+// the two score close; tools whose name
 // has the plural it uses gain; tools that give what it wants or start from
 // what it has gain, and outrank their server's tools that go the other way
 // (orderByRole); a question that asks for no change
@@ -569,7 +570,8 @@ func searchAsksQuestion(q string) bool {
 }
 
 // searchFirstWord returns q's first word as written, in lower case, with
-// any punctuation it carries.
+// any punctuation it carries, after a leading scope ("in trello, which
+// boards": "which").
 func searchFirstWord(q string) string {
 	q = strings.ToLower(strings.TrimSpace(q))
 	q = q[searchScopeEnd(q):]

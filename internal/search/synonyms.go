@@ -567,32 +567,35 @@ func searchAnswerType(q string) string {
 var searchLiterals = []struct {
 	re    *regexp.Regexp
 	words string
-	not   map[string]bool // matches that are no value of the kind (when set: the match up to its first "-")
 }{
-	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image", nil},
-	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost", nil},
-	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path", nil},
-	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website", nil},
-	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel", nil},
-	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords, nil},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address", nil},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range", nil},
-	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version", nil},
-	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date", nil},
-	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time", nil},
-	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency", nil},
-	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage", nil},
-	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number", nil},
-	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number", nil},
-	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database", nil},
-	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable", nil},
-	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage", nil},
-	{regexp.MustCompile(`\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b`), "issue", searchStandardNames},
-	{regexp.MustCompile(`(?i)(^|[\s(])/?r/[a-z0-9]\w{1,20}\b`), "subreddit reddit", nil},
-	{regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), "container image", nil},
-	{regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), "terraform resource provider", nil},
-	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource", nil},
+	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image"},
+	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost"},
+	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
+	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
+	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
+	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address"},
+	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range"},
+	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version"},
+	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date"},
+	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time"},
+	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency"},
+	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage"},
+	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number"},
+	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number"},
+	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database"},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable"},
+	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage"},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b`), "issue"},
+	{regexp.MustCompile(`(?i)(^|[\s(])/?r/[a-z0-9]\w{1,20}\b`), "subreddit reddit"},
+	{regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), "container image"},
+	{regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), "terraform resource provider"},
+	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
 }
+
+// searchLiteralNot are, per kind of searchLiterals, the matches that are
+// no value of the kind, by their part up to the first "-".
+var searchLiteralNot = map[string]map[string]bool{"issue": searchStandardNames}
 
 // searchStandardNames are names written with a number after a hyphen
 // ("SHA-256", "UTF-8", "CVE-2024") that are not an issue's key ("PROJ-123").
@@ -690,7 +693,7 @@ func searchLiteralKinds(q string) string {
 		add = append(add, "file multiple")
 	}
 	for _, l := range searchLiterals {
-		if searchHasLiteral(l.re, l.not, rest) {
+		if searchHasLiteral(l.re, searchLiteralNot[l.words], rest) {
 			add = append(add, l.words)
 			if l.words == searchCoordinateWords {
 				add = append(add, "from "+l.words)
