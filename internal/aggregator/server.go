@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-code-mode/mcp-code-mode/internal/config"
+	"github.com/mcp-code-mode/mcp-code-mode/internal/search"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/stubs"
 	"github.com/mcp-code-mode/mcp-code-mode/internal/toon"
 )
@@ -158,8 +159,11 @@ func (a *Aggregator) ServeStdio(ctx context.Context, in io.Reader, out io.Writer
 	return nil
 }
 
-// newMCPServer returns the MCP server exposing run_python over a.
+// newMCPServer returns the MCP server exposing run_python over a. It reads
+// the search tables in the background meanwhile (search.Warm), so that the
+// first search a model makes does not wait for them; Close waits for that.
 func newMCPServer(a *Aggregator) *server.MCPServer {
+	a.wg.Go(search.Warm)
 	s := server.NewMCPServer("mcp-code-mode", config.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),

@@ -195,6 +195,15 @@ type termExpansion struct {
 	direct bool // the query's own word, a correction of it or a hand-written synonym: also looked up in the expansion fields
 }
 
+// Warm reads what every index needs, once per process: the lexicon, the
+// related-word table and the idioms, which the first NewIndex otherwise
+// reads (about 200 ms). A server calls it in the background as it starts,
+// so that the first search a model makes does not wait for them.
+func Warm() {
+	theLexicon()
+	theSearchVocab().idiomIndex()
+}
+
 // NewIndex builds the search index over entries. Hits refer to entries by
 // position.
 func NewIndex(entries []ToolEntry) *Index {
