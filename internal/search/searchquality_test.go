@@ -47,46 +47,26 @@ const (
 
 	blindDir        = "../../testdata/search/blind"
 	blindCatalogDir = blindDir + "/catalogs"
-	blindQueryFile  = blindDir + "/queries.json"
-	blindResultFile = blindDir + "/results.txt"
-
-	// The second blind split: new queries over the same catalogs, written
-	// by someone who had seen neither the ranker's output nor the other
-	// queries, after the first split's misses had been studied.
-	blind2Dir        = "../../testdata/search/blind2"
-	blind2QueryFile  = blind2Dir + "/queries.json"
-	blind2ResultFile = blind2Dir + "/results.txt"
-
-	// The third blind split: more queries over the same index, written
-	// after the second split's totals had been looked at seven times.
-	blind3Dir        = "../../testdata/search/blind3"
-	blind3QueryFile  = blind3Dir + "/queries.json"
-	blind3ResultFile = blind3Dir + "/results.txt"
-
-	// The fourth blind split: more queries over the same index, written
-	// after the second and third splits' misses had been read.
-	blind4Dir        = "../../testdata/search/blind4"
-	blind4QueryFile  = blind4Dir + "/queries.json"
-	blind4ResultFile = blind4Dir + "/results.txt"
-
-	// The fifth blind split: more queries over the same index, written
-	// after the fourth split's misses had been printed once, by mistake.
-	blind5Dir        = "../../testdata/search/blind5"
-	blind5QueryFile  = blind5Dir + "/queries.json"
-	blind5ResultFile = blind5Dir + "/results.txt"
-
-	// The sixth blind split: more queries over the same index, written
-	// after the changes the fifth split's second reading was of.
-	blind6Dir        = "../../testdata/search/blind6"
-	blind6QueryFile  = blind6Dir + "/queries.json"
-	blind6ResultFile = blind6Dir + "/results.txt"
-
-	// The seventh blind split: written with the sixth, to judge the same
-	// ranker again.
-	blind7Dir        = "../../testdata/search/blind7"
-	blind7QueryFile  = blind7Dir + "/queries.json"
-	blind7ResultFile = blind7Dir + "/results.txt"
 )
+
+// blindSplits are the blind splits' directories, in the order they were
+// written; each one's queries.json repeats none of the tuning set's or of
+// the earlier splits'. All are searched over one index of the tuning
+// catalogs and blindCatalogDir. The second was written after the first
+// one's misses had been studied, the third after the second's totals had
+// been looked at seven times, the fourth after the second's and third's
+// misses had been read, the fifth after the fourth's had been printed once
+// by mistake, and the sixth and seventh after the changes the fifth split's
+// second reading was of.
+var blindSplits = []string{
+	blindDir,
+	"../../testdata/search/blind2",
+	"../../testdata/search/blind3",
+	"../../testdata/search/blind4",
+	"../../testdata/search/blind5",
+	"../../testdata/search/blind6",
+	"../../testdata/search/blind7",
+}
 
 func init() {
 	// -update is shared with the other golden-file tests of this package.
@@ -368,44 +348,26 @@ func TestSearchQuality(t *testing.T) {
 // of the tuning catalogs and the blind ones together. It checks that the
 // split is well formed and apart from the tuning set, and holds its numbers
 // to no floor (see the top of this file).
-func TestSearchQualityBlind(t *testing.T) {
-	testBlindSplit(t, "blind split", blindQueryFile, blindResultFile)
-}
+func TestSearchQualityBlind(t *testing.T) { testBlindSplitN(t, 1, "blind split") }
 
-// TestSearchQualityBlind2 reports the second blind split as the first, over
-// the same index; its queries repeat none of the other two sets.
-func TestSearchQualityBlind2(t *testing.T) {
-	testBlindSplit(t, "second blind split", blind2QueryFile, blind2ResultFile, blindQueryFile)
-}
+// TestSearchQualityBlind2 to TestSearchQualityBlind7 report the later
+// splits as the first (see blindSplits).
+func TestSearchQualityBlind2(t *testing.T) { testBlindSplitN(t, 2, "second blind split") }
+func TestSearchQualityBlind3(t *testing.T) { testBlindSplitN(t, 3, "third blind split") }
+func TestSearchQualityBlind4(t *testing.T) { testBlindSplitN(t, 4, "fourth blind split") }
+func TestSearchQualityBlind5(t *testing.T) { testBlindSplitN(t, 5, "fifth blind split") }
+func TestSearchQualityBlind6(t *testing.T) { testBlindSplitN(t, 6, "sixth blind split") }
+func TestSearchQualityBlind7(t *testing.T) { testBlindSplitN(t, 7, "seventh blind split") }
 
-// TestSearchQualityBlind3 reports the third blind split as the first two,
-// over the same index; its queries repeat none of the other three sets.
-func TestSearchQualityBlind3(t *testing.T) {
-	testBlindSplit(t, "third blind split", blind3QueryFile, blind3ResultFile, blindQueryFile, blind2QueryFile)
-}
-
-// TestSearchQualityBlind4 reports the fourth blind split as the others,
-// over the same index; its queries repeat none of the other four sets.
-func TestSearchQualityBlind4(t *testing.T) {
-	testBlindSplit(t, "fourth blind split", blind4QueryFile, blind4ResultFile, blindQueryFile, blind2QueryFile, blind3QueryFile)
-}
-
-// TestSearchQualityBlind5 reports the fifth blind split as the others,
-// over the same index; its queries repeat none of the other five sets.
-func TestSearchQualityBlind5(t *testing.T) {
-	testBlindSplit(t, "fifth blind split", blind5QueryFile, blind5ResultFile, blindQueryFile, blind2QueryFile, blind3QueryFile, blind4QueryFile)
-}
-
-// TestSearchQualityBlind6 reports the sixth blind split as the others,
-// over the same index; its queries repeat none of the other six sets.
-func TestSearchQualityBlind6(t *testing.T) {
-	testBlindSplit(t, "sixth blind split", blind6QueryFile, blind6ResultFile, blindQueryFile, blind2QueryFile, blind3QueryFile, blind4QueryFile, blind5QueryFile)
-}
-
-// TestSearchQualityBlind7 reports the seventh blind split as the others,
-// over the same index; its queries repeat none of the other seven sets.
-func TestSearchQualityBlind7(t *testing.T) {
-	testBlindSplit(t, "seventh blind split", blind7QueryFile, blind7ResultFile, blindQueryFile, blind2QueryFile, blind3QueryFile, blind4QueryFile, blind5QueryFile, blind6QueryFile)
+// testBlindSplitN checks and reports the nth of blindSplits (named what),
+// apart from the splits written before it.
+func testBlindSplitN(t *testing.T, n int, what string) {
+	var earlier []string
+	for _, d := range blindSplits[:n-1] {
+		earlier = append(earlier, d+"/queries.json")
+	}
+	d := blindSplits[n-1]
+	testBlindSplit(t, what, d+"/queries.json", d+"/results.txt", earlier...)
 }
 
 // testBlindSplit checks and reports the blind queries of queryFile (named
@@ -520,7 +482,7 @@ func queryKey(q string) string {
 // nobody captured is covered as well as one in the tuning set).
 func TestSearchBlindSplitIsNoTuningInput(t *testing.T) {
 	var blinds []string
-	for _, d := range []string{blindDir, blind2Dir, blind3Dir, blind4Dir, blind5Dir, blind6Dir, blind7Dir} {
+	for _, d := range blindSplits {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			t.Fatal(err)
