@@ -198,22 +198,24 @@ func (d *Dockerd) Start() {
 // Kill kills the engine at once (SIGKILL), as a crash would, and waits for
 // it to be gone. Its containers live on, as they would, and the next Start
 // takes them up again. Its containerd dies with it (dockerd starts it with
-// a parent-death signal); Kill also waits for that containerd to be reaped,
-// as a host's init does at once. Some machines' init reaps orphans seconds
-// later, and a dockerd started while the old containerd is a zombie takes
-// it for a running one, waits for its socket and gives up ("timeout waiting
-// for containerd to start").
+// a parent-death signal); Kill also waits for that containerd to be gone,
+// both exited and reaped. A dockerd started before then finds the old
+// containerd's pid file and a process by that ID (still exiting under
+// load, or a zombie that some machines' init reaps seconds late), takes it
+// for a running containerd, waits for its socket and gives up ("timeout
+// waiting for containerd to start").
 func (d *Dockerd) Kill() {
 	d.t.Helper()
 	containerd := readPID(filepath.Join(d.dir, "exec", "containerd", "containerd.pid"))
+	started := startTime(containerd)
 	d.stop(syscall.SIGKILL)
-	if containerd <= 0 {
+	if containerd <= 0 || started == "" {
 		return
 	}
 	deadline := time.Now().Add(60 * time.Second)
-	for zombie(containerd) {
+	for startTime(containerd) == started {
 		if time.Now().After(deadline) {
-			d.t.Fatalf("the killed engine's containerd (pid %d) was not reaped within 60s", containerd)
+			d.t.Fatalf("the killed engine's containerd (pid %d) was not gone within 60s", containerd)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -229,17 +231,27 @@ func readPID(path string) int {
 	return pid
 }
 
-// zombie reports whether process pid has exited and waits to be reaped.
-func zombie(pid int) bool {
+// startTime is when process pid started, in clock ticks after boot, or ""
+// when there is no such process (exited and reaped). A zombie still has
+// one. Comparing it tells the process apart from a later one given the
+// same ID.
+func startTime(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return false
+		return ""
 	}
-	// The state follows the command name, which is in parentheses and may
-	// hold any byte: it is the first field after the last ')'.
+	// The fields follow the command name, which is in parentheses and may
+	// hold any byte: the state is the first field after the last ')', the
+	// start time the twentieth (field 22 of proc(5)).
 	i := bytes.LastIndexByte(b, ')')
 	f := strings.Fields(string(b[i+1:]))
-	return len(f) > 0 && f[0] == "Z"
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
 }
 
 // Stop stops the engine as its service manager would (SIGTERM) and waits.
@@ -353,11 +365,20 @@ func (d *Dockerd) cleanup() {
 	}
 }
 
-// logTail is the end of the engine's log.
+// logTail is the end of the engine's log, without the gRPC client's lines:
+// while dockerd waits for its containerd, they repeat every second and
+// would push out the lines that say what it waits for.
 func (d *Dockerd) logTail() string {
 	b, _ := os.ReadFile(filepath.Join(d.dir, "dockerd.log"))
-	if len(b) > 4000 {
-		b = b[len(b)-4000:]
+	var kept []string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if !strings.Contains(line, "module=grpc") {
+			kept = append(kept, line)
+		}
 	}
-	return string(b)
+	s := strings.Join(kept, "\n")
+	if len(s) > 4000 {
+		s = s[len(s)-4000:]
+	}
+	return s
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // An engine killed and started again at once comes back: Kill waits for
-// the old containerd to be reaped, which some machines' init does seconds
-// late, so the new dockerd does not take a zombie for its containerd.
+// the old containerd to be gone (exited, which takes a while under load,
+// and reaped, which some machines' init does seconds late), so the new
+// dockerd does not take it for a running containerd.
 func TestAKilledEngineStartsAgainAtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a second Docker engine")
