@@ -3,7 +3,10 @@ package search
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // searchParams are the weights of the ranker's use of the lexicon, fitted on
@@ -80,6 +83,10 @@ type searchParams struct {
 	// one's idf (nearBonuses).
 	near       float64
 	nearWindow int
+
+	// A word of a time the query gives as a value ("deals closing this
+	// month", "a call tomorrow"; searchTimed): not what the tool is about.
+	when float64
 }
 
 var defaultSearchParams = searchParams{
@@ -126,6 +133,8 @@ var defaultSearchParams = searchParams{
 
 	near:       0.2,
 	nearWindow: 2,
+
+	when: 0.5,
 }
 
 // expansion fields of a tool
@@ -464,6 +473,8 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		phrases = append(phrases, dedupeExpansions(g))
 	}
 
+	timed := searchTimed(all)
+	names := searchNames(query)
 	var groups [][]termExpansion
 	seen := map[string]bool{}
 	for i, t := range all {
@@ -485,7 +496,8 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		if _, ok := ix.surface[t.surface]; ok {
 			known = true
 		}
-		if !known {
+		// A name ("a sync with Ana") is nobody's typo.
+		if !known && !names[t.surface] {
 			for _, c := range ix.corrections(t.surface) {
 				c.direct = true
 				g = append(g, c)
@@ -514,7 +526,8 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		// A numeral that counts the thing the next word names ("30
 		// minutes", "the last 50 messages") is a value the tool is given,
 		// not a number to compute with.
-		if lx.numeral(t.surface) && !searchCounts(lx, all, i) {
+		// Nor is one that says when: an hour or a year.
+		if lx.numeral(t.surface) && !searchCounts(lx, all, i) && !searchWhen(all, i) {
 			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})
 		}
 		if partOf[i] {
@@ -528,6 +541,9 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		}
 		if quoted[t.stem] {
 			scale *= p.quoted
+		}
+		if timed[i] {
+			scale *= p.when
 		}
 		for k := range g {
 			g[k].weight *= scale
@@ -581,6 +597,90 @@ func searchCounts(lx *lexicon, all []searchToken, i int) bool {
 	}
 	li, ok := lx.baseForm(next)
 	return ok && lx.dominantPart(li) == 'n'
+}
+
+// searchNames are the words (lower-cased) the query writes as names: of
+// letters only, the first capital and the others not, and not first in a
+// sentence ("a sync with Ana", "ask Priya"). An identifier ("GetUser",
+// "NVDA") or a sentence's first word is no name.
+func searchNames(q string) map[string]bool {
+	out := map[string]bool{}
+	first := true
+	for _, f := range strings.Fields(q) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		r, size := utf8.DecodeRuneInString(w)
+		rest := w[size:]
+		if !first && unicode.IsUpper(r) && rest != "" && strings.ToLower(rest) == rest &&
+			!strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			out[strings.ToLower(w)] = true
+		}
+		first = strings.ContainsAny(f[len(f)-1:], ".:?!")
+	}
+	return out
+}
+
+// searchTimeWords are the words of a time the query gives ("this month",
+// "last Tuesday", "tomorrow").
+var searchTimeWords = wordSet("day days week weeks month months year years quarter quarters morning afternoon evening night weekend " +
+	"monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december " +
+	"spring summer autumn winter")
+
+// searchTimeDeictic are the times that need no word before them.
+var searchTimeDeictic = wordSet("today tomorrow yesterday tonight")
+
+// searchTimeLead are the words that make a time word after them (a numeral
+// may stand between) a time given: "this month", "in October", "the last
+// 3 weeks".
+var searchTimeLead = wordSet("this last next past every each in on during since until by before after for of")
+
+// searchTimed marks the words of the times the query gives as values
+// ("deals closing this month", "book it for tomorrow"), but none when the
+// query says nothing else: then the time is what it asks about ("how many
+// days in February").
+func searchTimed(all []searchToken) []bool {
+	timed := make([]bool, len(all))
+	other := false
+	for i, t := range all {
+		w := t.surface
+		switch {
+		case searchTimeDeictic[w]:
+			timed[i] = true
+		case searchTimeWords[w]:
+			j := i - 1
+			if j >= 0 && searchDigits(all[j].surface) {
+				j--
+			}
+			if j >= 0 && searchTimeLead[all[j].surface] {
+				timed[i] = true
+			}
+		}
+		if !timed[i] && !isSearchStopWord(w) && !searchTimeWords[w] && !searchDigits(w) {
+			other = true
+		}
+	}
+	if !other {
+		return make([]bool, len(all))
+	}
+	return timed
+}
+
+// searchDigits reports whether w is a whole number written in digits.
+func searchDigits(w string) bool {
+	_, err := strconv.Atoi(w)
+	return err == nil
+}
+
+// searchWhen reports whether numeral i of all says when: an hour after
+// "at" ("tomorrow at 10") or a year ("in 2023", "October 2025").
+func searchWhen(all []searchToken, i int) bool {
+	n, err := strconv.Atoi(all[i].surface)
+	if err != nil {
+		return false
+	}
+	if len(all[i].surface) == 4 && n >= 1900 && n < 2100 {
+		return true
+	}
+	return i > 0 && all[i-1].surface == "at" && n <= 24
 }
 
 // commonness returns the weight of a word that occurs n times in WordNet's

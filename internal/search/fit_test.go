@@ -82,7 +82,7 @@ func fitSearchParams(t *testing.T, entries []ToolEntry, queries []searchQuery) s
 			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "attributive": &p.attributive, "number": &p.number,
 			"numeralSelf": &p.numeralSelf, "common": &p.common, "commonFrom": &p.commonFrom,
 			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place, "ask": &p.ask, "tell": &p.tell, "negated": &p.negated, "singular": &p.singular,
-			"quoted": &p.quoted, "verb": &p.verb,
+			"quoted": &p.quoted, "verb": &p.verb, "when": &p.when,
 		}
 	}
 	ints := func(p *searchParams) map[string]*int {
@@ -90,7 +90,7 @@ func fitSearchParams(t *testing.T, entries []ToolEntry, queries []searchQuery) s
 	}
 	names := []string{"lexSynonym", "lexGloss", "expand", "expandGloss", "expandName", "expandDesc",
 		"expandParam", "lexTable", "phrasePart", "attributive", "number", "numeralSelf", "common", "commonFrom",
-		"plural", "role", "list", "place", "ask", "tell", "negated", "quoted", "verb", "lexMax", "expandMax"}
+		"plural", "role", "list", "place", "ask", "tell", "negated", "quoted", "verb", "when", "lexMax", "expandMax"}
 	for round := 1; round <= 4; round++ {
 		improved := false
 		for _, name := range names {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -407,4 +408,93 @@ func TestSearchRoleOrdersSiblings(t *testing.T) {
 	if got := sourceStems(toks); len(got) != 2 || !got["coordin"] || !got["height"] {
 		t.Errorf("sourceStems = %v, want coordin and height (not the verb)", got)
 	}
+}
+
+// A numeral that says when, an hour after "at" or a year, is no number to
+// compute with either.
+func TestSearchWhenNumeral(t *testing.T) {
+	for q, want := range map[string]bool{
+		"a call tomorrow at 10":          true,
+		"closing prices in October 2025": true,
+		"sales for 1999":                 true,
+		"add 30 and 12":                  false,
+		"stop at 300 rows":               false,
+		"the top 2500 rows":              false,
+	} {
+		all := searchTokenize(q, true)
+		got := false
+		for i, tok := range all {
+			if searchDigits(tok.surface) {
+				got = got || searchWhen(all, i)
+			}
+		}
+		if got != want {
+			t.Errorf("%q: a numeral says when: %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestSearchTimesGiven checks that the times a query gives as values
+// count less ("deals closing this month" is about deals), unless the query
+// is about nothing but a time ("what day is it tomorrow").
+func TestSearchTimesGiven(t *testing.T) {
+	for q, want := range map[string]string{
+		"find deals closing this month":     "month",
+		"book a call with Sam tomorrow":     "tomorrow",
+		"orders of the last 3 weeks":        "weeks",
+		"what shipped on Friday":            "friday",
+		"how many days in February":         "february",
+		"what day is it tomorrow":           "",
+		"the month with the most new users": "",
+	} {
+		all := searchTokenize(q, true)
+		var got []string
+		for i, timed := range searchTimed(all) {
+			if timed {
+				got = append(got, all[i].surface)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: times given %q, want %q", q, got, want)
+		}
+	}
+	entries := []ToolEntry{
+		{Server: "time", Tool: "days_in_month", Description: "How many days a month has"},
+		{Server: "time", Tool: "current_time", Description: "The current time in a time zone"},
+		{Server: "crm", Tool: "search_objects", Description: "Search contacts, companies or deals by their properties"},
+		{Server: "crm", Tool: "get_contact", Description: "Get a contact by ID"},
+		{Server: "crm", Tool: "create_deal", Description: "Create a deal"},
+	}
+	for _, when := range []float64{defaultSearchParams.when, 1} {
+		p := defaultSearchParams
+		p.when = when
+		top := searchTopNames(entries, newIndex(entries, p, theSearchVocab()).Search("deals we won this month", 1), 1)
+		if got, want := strings.HasPrefix(top[0], "crm."), when < 1; got != want {
+			t.Errorf("when=%v: %q first; want a crm tool first: %v", when, top[0], want)
+		}
+	}
+}
+
+// TestSearchNamesAreNoTypos checks that a name in the query ("with Ana")
+// is not corrected to an indexed word one edit away ("iana"); the test of
+// an hour given ("at 10") shares its tools.
+func TestSearchNamesAreNoTypos(t *testing.T) {
+	got := searchNames("set up a sync with Ana. Ask Priya about NVDA and GetUser, o'Neil")
+	if want := map[string]bool{"ana": true, "priya": true}; !maps.Equal(got, want) {
+		t.Errorf("searchNames = %v, want %v", got, want)
+	}
+	entries := []ToolEntry{
+		{Server: "tz", Tool: "list_iana_zones", Description: "List the IANA time zones"},
+		{Server: "tz", Tool: "convert_time", Description: "Convert a time between time zones"},
+		{Server: "cal", Tool: "create_event", Description: "Create a calendar event with attendees"},
+		{Server: "calc", Tool: "add", Description: "Add two numbers"},
+	}
+	ix := NewIndex(entries)
+	expectSearchTop(t, ix, entries, "sync with Ana", "tz.convert_time")
+	expectSearchTop(t, ix, entries, "list ana zones", "tz.list_iana_zones")
+	if hits := ix.Search("what does Ana have on", 5); len(hits) > 0 {
+		t.Errorf("a name alone finds %v", searchTopNames(entries, hits, len(hits)))
+	}
+	// The hour a sync is at is no number to add.
+	expectSearchTop(t, ix, entries, "a sync at 10", "tz.convert_time")
 }
