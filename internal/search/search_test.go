@@ -659,6 +659,9 @@ func TestSearchQuotedWords(t *testing.T) {
 		"add a page called 'page two'":              "two", // "page" is said outside the quotes too
 		"what's Tom's job title":                    "",    // apostrophes, not quotes
 		"find the issue":                            "",
+		"drag invoice.pdf into the form":            "invoic", // a file's name, not its extension
+		"open Daily/2026-11-30.md and notes.txt":    "11 2026 30 daili note",
+		"what changed in node.js 22":                "",
 	} {
 		var got []string
 		for st := range searchQuotedStems(q) {

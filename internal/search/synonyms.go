@@ -291,9 +291,15 @@ const searchContentRequestWords = 8
 // punctuation mark.
 var searchQuote = regexp.MustCompile(`(^|[\s(])['"“‘]([^'"”’\n]{1,120})['"”’]([\s,.;:?!)]|$)`)
 
+// searchFileValue is a file's name with its extension: the name (group 1)
+// is a value the tool is given ("invoice" in "invoice.pdf"), the extension
+// says what kind of file it is.
+var searchFileValue = regexp.MustCompile(`(?i)(?:^|[\s(/])([\w~./-]*\w)\.(?:txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`)
+
 // searchQuotedStems returns the stems of q's words that it says only in
-// quoted text: between quotes (searchQuote), or after the colon of a short
-// request to write (searchContentStart).
+// quoted text: between quotes (searchQuote), after the colon of a short
+// request to write (searchContentStart), or in a file's name before its
+// extension (searchFileValue).
 func searchQuotedStems(q string) map[string]bool {
 	q = searchApostrophes.Replace(q)
 	var spans [][2]int
@@ -303,6 +309,10 @@ func searchQuotedStems(q string) map[string]bool {
 	if k := searchContentStart(q); k < len(q) {
 		spans = append(spans, [2]int{k, len(q)})
 	}
+	for _, m := range searchFileValue.FindAllStringSubmatchIndex(q, -1) {
+		spans = append(spans, [2]int{m[2], m[3]})
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
 	if len(spans) == 0 {
 		return nil
 	}
