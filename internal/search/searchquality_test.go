@@ -30,12 +30,13 @@ import (
 // with the tuning catalogs. Nothing that builds the ranker reads it
 // (TestSearchBlindSplitIsNoTuningInput), and its numbers are reported, not
 // held to a floor: tuning on its misses would make it a second tuning set.
-// testdata/search/blind2 to blind7 are more blind splits over the same
+// testdata/search/blind2 to blind9 are more blind splits over the same
 // catalogs, each written by someone who had seen neither the ranker nor the
 // other queries: the second after the first one's misses had been studied,
 // the fourth after the second's and third's had been read, the fifth after
-// the fourth's had been printed once, by mistake, and the sixth and
-// seventh after changes chosen on the tuning set and the first four splits.
+// the fourth's had been printed once, by mistake, the sixth and seventh
+// after changes chosen on the tuning set and the first four splits, and the
+// eighth and ninth after three more.
 //
 // Run with -update to rewrite testdata/search/results.txt and the blind
 // splits' results.txt.
@@ -56,8 +57,9 @@ const (
 // one's misses had been studied, the third after the second's totals had
 // been looked at seven times, the fourth after the second's and third's
 // misses had been read, the fifth after the fourth's had been printed once
-// by mistake, and the sixth and seventh after the changes the fifth split's
-// second reading was of.
+// by mistake, the sixth and seventh after the changes the fifth split's
+// second reading was of, and the eighth and ninth after three more changes
+// (when the fifth to seventh splits' totals had been read).
 var blindSplits = []string{
 	blindDir,
 	"../../testdata/search/blind2",
@@ -66,6 +68,8 @@ var blindSplits = []string{
 	"../../testdata/search/blind5",
 	"../../testdata/search/blind6",
 	"../../testdata/search/blind7",
+	"../../testdata/search/blind8",
+	"../../testdata/search/blind9",
 }
 
 func init() {
@@ -358,6 +362,8 @@ func TestSearchQualityBlind4(t *testing.T) { testBlindSplitN(t, 4, "fourth blind
 func TestSearchQualityBlind5(t *testing.T) { testBlindSplitN(t, 5, "fifth blind split") }
 func TestSearchQualityBlind6(t *testing.T) { testBlindSplitN(t, 6, "sixth blind split") }
 func TestSearchQualityBlind7(t *testing.T) { testBlindSplitN(t, 7, "seventh blind split") }
+func TestSearchQualityBlind8(t *testing.T) { testBlindSplitN(t, 8, "eighth blind split") }
+func TestSearchQualityBlind9(t *testing.T) { testBlindSplitN(t, 9, "ninth blind split") }
 
 // testBlindSplitN checks and reports the nth of blindSplits (named what),
 // apart from the splits written before it.
