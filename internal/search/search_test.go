@@ -955,6 +955,21 @@ func TestSearchIdiomsFireOnTheirOwnWords(t *testing.T) {
 	}
 }
 
+// A whole phrase whose last word follows a determiner also reads the
+// phrase with one word more before that word, which it keeps: "set aside
+// my uncommitted changes" is a stash.
+func TestSearchIdiomWithAModifier(t *testing.T) {
+	v := newSearchVocab("", "set aside my changes -> stash\nmove the meeting -> reschedule event\nlog in -> login\n")
+	checkRewrites(t, "rewritePhrases", v.rewritePhrases, map[string]string{
+		"set aside my uncommitted changes now": "stash uncommitted now",
+		"move the weekly meeting":              "reschedule event weekly",
+		"move the meeting":                     "reschedule event",
+		"move our weekly meeting":              "move our weekly meeting",       // the phrase's determiner only
+		"move the weekly sales meeting":        "move the weekly sales meeting", // one word more only
+		"log me in":                            "log me in",                     // no determiner before the last word
+	})
+}
+
 // Every line of idioms.txt is a comment, blank, or "phrase -> replacement"
 // with both sides holding a word: a line that is none of these would be
 // skipped without a word.
