@@ -30,13 +30,14 @@ import (
 // with the tuning catalogs. Nothing that builds the ranker reads it
 // (TestSearchBlindSplitIsNoTuningInput), and its numbers are reported, not
 // held to a floor: tuning on its misses would make it a second tuning set.
-// testdata/search/blind2 to blind9 are more blind splits over the same
+// testdata/search/blind2 to blind11 are more blind splits over the same
 // catalogs, each written by someone who had seen neither the ranker nor the
 // other queries: the second after the first one's misses had been studied,
 // the fourth after the second's and third's had been read, the fifth after
 // the fourth's had been printed once, by mistake, the sixth and seventh
-// after changes chosen on the tuning set and the first four splits, and the
-// eighth and ninth after three more.
+// after changes chosen on the tuning set and the first four splits, the
+// eighth and ninth after three more, and the tenth and eleventh after the
+// next.
 //
 // Run with -update to rewrite testdata/search/results.txt and the blind
 // splits' results.txt.
@@ -58,8 +59,10 @@ const (
 // been looked at seven times, the fourth after the second's and third's
 // misses had been read, the fifth after the fourth's had been printed once
 // by mistake, the sixth and seventh after the changes the fifth split's
-// second reading was of, and the eighth and ninth after three more changes
-// (when the fifth to seventh splits' totals had been read).
+// second reading was of, the eighth and ninth after three more changes
+// (when the fifth to seventh splits' totals had been read), and the tenth
+// and eleventh after the eighth and ninth had been run and a vocabulary
+// batch had been written from the first four splits' misses.
 var blindSplits = []string{
 	blindDir,
 	"../../testdata/search/blind2",
@@ -70,6 +73,8 @@ var blindSplits = []string{
 	"../../testdata/search/blind7",
 	"../../testdata/search/blind8",
 	"../../testdata/search/blind9",
+	"../../testdata/search/blind10",
+	"../../testdata/search/blind11",
 }
 
 func init() {
@@ -356,14 +361,16 @@ func TestSearchQualityBlind(t *testing.T) { testBlindSplitN(t, 1, "blind split")
 
 // TestSearchQualityBlind2 to TestSearchQualityBlind7 report the later
 // splits as the first (see blindSplits).
-func TestSearchQualityBlind2(t *testing.T) { testBlindSplitN(t, 2, "second blind split") }
-func TestSearchQualityBlind3(t *testing.T) { testBlindSplitN(t, 3, "third blind split") }
-func TestSearchQualityBlind4(t *testing.T) { testBlindSplitN(t, 4, "fourth blind split") }
-func TestSearchQualityBlind5(t *testing.T) { testBlindSplitN(t, 5, "fifth blind split") }
-func TestSearchQualityBlind6(t *testing.T) { testBlindSplitN(t, 6, "sixth blind split") }
-func TestSearchQualityBlind7(t *testing.T) { testBlindSplitN(t, 7, "seventh blind split") }
-func TestSearchQualityBlind8(t *testing.T) { testBlindSplitN(t, 8, "eighth blind split") }
-func TestSearchQualityBlind9(t *testing.T) { testBlindSplitN(t, 9, "ninth blind split") }
+func TestSearchQualityBlind2(t *testing.T)  { testBlindSplitN(t, 2, "second blind split") }
+func TestSearchQualityBlind3(t *testing.T)  { testBlindSplitN(t, 3, "third blind split") }
+func TestSearchQualityBlind4(t *testing.T)  { testBlindSplitN(t, 4, "fourth blind split") }
+func TestSearchQualityBlind5(t *testing.T)  { testBlindSplitN(t, 5, "fifth blind split") }
+func TestSearchQualityBlind6(t *testing.T)  { testBlindSplitN(t, 6, "sixth blind split") }
+func TestSearchQualityBlind7(t *testing.T)  { testBlindSplitN(t, 7, "seventh blind split") }
+func TestSearchQualityBlind8(t *testing.T)  { testBlindSplitN(t, 8, "eighth blind split") }
+func TestSearchQualityBlind9(t *testing.T)  { testBlindSplitN(t, 9, "ninth blind split") }
+func TestSearchQualityBlind10(t *testing.T) { testBlindSplitN(t, 10, "tenth blind split") }
+func TestSearchQualityBlind11(t *testing.T) { testBlindSplitN(t, 11, "eleventh blind split") }
 
 // testBlindSplitN checks and reports the nth of blindSplits (named what),
 // apart from the splits written before it.
