@@ -764,6 +764,12 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"charge $20 to the card":                "charge $20 to the card amount price currency",
 		"a 20% discount":                        "a 20% discount percent percentage",
 		"is 4111 1111 1111 1111 valid":          "is 4111 1111 1111 1111 valid card number",
+		"U024BE7LH's title":                     "U024BE7LH's title user member",
+		"post in C01ABCD2EF":                    "post in C01ABCD2EF channel",
+		"logs of dpl_8xYz":                      "logs of dpl_8xYz deployment",
+		"refund pi_123 for cus_Nf8":             "refund pi_123 for cus_Nf8 customer payment charge",
+		"words of https://youtu.be/dQw4w9WgXcQ": "words of https://youtu.be/dQw4w9WgXcQ url page website video",
+		"USA and UK2024":                        "USA and UK2024", // no ID's shape
 		"call +1 415 555 0100":                  "call +1 415 555 0100 phone number",
 		"how many feet is 3 meters":             "how many feet is 3 meters convert unit",
 		"20 celsius in fahrenheit":              "20 celsius in fahrenheit convert unit",

@@ -643,6 +643,16 @@ var searchLiterals = []struct {
 	{regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), "container image"},
 	{regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), "terraform resource provider"},
 	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
+	// Well-known shapes of IDs: a Slack member's or channel's, a Vercel
+	// deployment's, a Stripe object's by its prefix, a YouTube video's link.
+	{regexp.MustCompile(`\b[UW]0[A-Z0-9]{4,10}\b`), "user member"},
+	{regexp.MustCompile(`\bC0[A-Z0-9]{4,10}\b`), "channel"},
+	{regexp.MustCompile(`\bdpl_[A-Za-z0-9]+`), "deployment"},
+	{regexp.MustCompile(`\bcus_[A-Za-z0-9]+`), "customer"},
+	{regexp.MustCompile(`\b(pi|ch|py)_[A-Za-z0-9]+`), "payment charge"},
+	{regexp.MustCompile(`\bin_[A-Za-z0-9]{6,}`), "invoice"},
+	{regexp.MustCompile(`\bsub_[A-Za-z0-9]+`), "subscription"},
+	{regexp.MustCompile(`(?i)\b(youtu\.be/|youtube\.com/(watch|shorts/))`), "video"},
 }
 
 // searchLiteralNot are, per kind of searchLiterals, the matches that are
