@@ -765,7 +765,7 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"a 20% discount":                        "a 20% discount percent percentage",
 		"is 4111 1111 1111 1111 valid":          "is 4111 1111 1111 1111 valid card number",
 		"U024BE7LH's title":                     "U024BE7LH's title user member",
-		"post in C01ABCD2EF":                    "post in C01ABCD2EF channel",
+		"post in C01ABCD2EF":                    "post in C01ABCD2EF channel id",
 		"logs of dpl_8xYz":                      "logs of dpl_8xYz deployment",
 		"refund pi_123 for cus_Nf8":             "refund pi_123 for cus_Nf8 customer payment charge",
 		"words of https://youtu.be/dQw4w9WgXcQ": "words of https://youtu.be/dQw4w9WgXcQ url page website video",

@@ -37,6 +37,9 @@ type searchVocab struct {
 	idioms  []searchIdiom              // in file order
 	byFirst map[string][]searchIdiom   // whole phrases by first word (lower case), the longest first
 	slotted map[string][]searchIdiom   // phrases with a slot by first word (lower case), in file order
+	// modified are the whole phrases whose last word follows a determiner
+	// (modifiedPhraseAt), by first word, the longest first.
+	modified map[string][]searchIdiom
 
 	// idiomIndex is the idioms read for the tools they name and the
 	// queries that hold their words (readIdioms), on first use.
@@ -70,8 +73,16 @@ func newSearchVocab(table, idioms string) *searchVocab {
 			v.byFirst[first] = append(v.byFirst[first], p)
 		}
 	}
-	for _, ps := range v.byFirst {
+	v.modified = map[string][]searchIdiom{}
+	for first, ps := range v.byFirst {
 		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
+		for _, p := range ps {
+			if head, _, ok := searchSplitLast(p.from); ok {
+				if det := head[strings.LastIndexByte(head, ' ')+1:]; det != head && searchDeterminers[strings.ToLower(det)] {
+					v.modified[first] = append(v.modified[first], p)
+				}
+			}
+		}
 	}
 	v.idiomIndex = sync.OnceValue(func() *searchIdiomIndex { return readIdioms(v.idioms) })
 	return v
@@ -434,16 +445,8 @@ func (v *searchVocab) rewritePhrases(q string) string {
 // aside our changes", was tried too: it lost more first places than it
 // gained.)
 func (v *searchVocab) modifiedPhraseAt(q string, i int, first string) (searchIdiom, string, int, bool) {
-	for _, p := range v.byFirst[first] {
-		sp := strings.LastIndexByte(p.from, ' ')
-		if sp < 0 {
-			continue
-		}
-		head, last := p.from[:sp], p.from[sp+1:]
-		det := head[strings.LastIndexByte(head, ' ')+1:]
-		if det == head || !searchDeterminers[strings.ToLower(det)] {
-			continue
-		}
+	for _, p := range v.modified[first] {
+		head, last, _ := searchSplitLast(p.from)
 		j, ok := searchWordsAt(q, i, head)
 		if !ok || j >= len(q) || q[j] != ' ' {
 			continue
@@ -460,6 +463,16 @@ func (v *searchVocab) modifiedPhraseAt(q string, i int, first string) (searchIdi
 		}
 	}
 	return searchIdiom{}, "", 0, false
+}
+
+// searchSplitLast splits a phrase into its words before the last and its
+// last word.
+func searchSplitLast(phrase string) (head, last string, ok bool) {
+	sp := strings.LastIndexByte(phrase, ' ')
+	if sp < 0 {
+		return "", "", false
+	}
+	return phrase[:sp], phrase[sp+1:], true
 }
 
 // searchSlotBetter reports whether the phrase with a slot p, which matches
@@ -646,13 +659,27 @@ var searchLiterals = []struct {
 	// Well-known shapes of IDs: a Slack member's or channel's, a Vercel
 	// deployment's, a Stripe object's by its prefix, a YouTube video's link.
 	{regexp.MustCompile(`\b[UW]0[A-Z0-9]{4,10}\b`), "user member"},
-	{regexp.MustCompile(`\bC0[A-Z0-9]{4,10}\b`), "channel"},
+	{regexp.MustCompile(`\bC0[A-Z0-9]{4,10}\b`), "channel id"},
 	{regexp.MustCompile(`\bdpl_[A-Za-z0-9]+`), "deployment"},
 	{regexp.MustCompile(`\bcus_[A-Za-z0-9]+`), "customer"},
 	{regexp.MustCompile(`\b(pi|ch|py)_[A-Za-z0-9]+`), "payment charge"},
 	{regexp.MustCompile(`\bin_[A-Za-z0-9]{6,}`), "invoice"},
 	{regexp.MustCompile(`\bsub_[A-Za-z0-9]+`), "subscription"},
 	{regexp.MustCompile(`(?i)\b(youtu\.be/|youtube\.com/(watch|shorts/))`), "video"},
+}
+
+// searchLiteralHints are, per kind of searchLiterals, a text that every
+// match holds (in its case or in lower case): a query without it is not
+// matched against the expression.
+var searchLiteralHints = map[string]string{
+	"user member":    "0",
+	"channel id":     "C0",
+	"deployment":     "dpl_",
+	"customer":       "cus_",
+	"payment charge": "_",
+	"invoice":        "in_",
+	"subscription":   "sub_",
+	"video":          "youtu",
 }
 
 // searchLiteralNot are, per kind of searchLiterals, the matches that are
@@ -754,7 +781,16 @@ func searchLiteralKinds(q string) string {
 	case 2:
 		add = append(add, "file multiple")
 	}
+	lower := ""
 	for _, l := range searchLiterals {
+		if hint := searchLiteralHints[l.words]; hint != "" {
+			if lower == "" {
+				lower = strings.ToLower(rest)
+			}
+			if !strings.Contains(rest, hint) && !strings.Contains(lower, hint) {
+				continue
+			}
+		}
 		if searchHasLiteral(l.re, searchLiteralNot[l.words], rest) {
 			add = append(add, l.words)
 			if l.words == searchCoordinateWords {
