@@ -459,8 +459,11 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		if verb && searchNounAt(lx, all, i) {
 			continue
 		}
+		// A verb and its particle apart ("take the tag off", "got it
+		// back") cover their own two words only.
+		apart := strings.Count(l, "_")+1 < n
 		for k := i; k < i+n; k++ {
-			if n <= 3 || k == i || k == i+n-1 {
+			if !apart || k == i || k == i+n-1 {
 				covered[k] = true
 				partOf[k] = verb
 			}

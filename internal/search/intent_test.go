@@ -67,6 +67,20 @@ func TestSearchPhrasalVerbs(t *testing.T) {
 			t.Errorf("%q read as the phrasal verb tag_on: %v, want %v", q, phrase, want)
 		}
 	}
+
+	// A verb and its particle apart cover their own words, not the one
+	// between: in "got saved about" (read as "get about"), "saved" keeps
+	// its weight.
+	groups, _ := ix.expand("what have you got saved about Dana")
+	saved := 0.0
+	for _, g := range groups {
+		if g[0].stem == searchStem("saved") {
+			saved = g[0].weight
+		}
+	}
+	if saved < 0.5 {
+		t.Errorf("\"saved\" between \"got\" and \"about\" weighs %v, as a word of the phrasal verb", saved)
+	}
 }
 
 func TestSearchDirection(t *testing.T) {
