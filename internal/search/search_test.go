@@ -1006,14 +1006,15 @@ func TestSearchIdiomsFile(t *testing.T) {
 // them close together than in one that says both, apart. Over the tuning
 // catalogs, "notion create page" is notion's post-page ("Create a page"),
 // not create-a-comment ("Create comment", whose page is only in its
-// parameters); "kubernetes describe deployment" is kubectl_describe
-// ("Describe Kubernetes resources by resource type"), not
-// install_helm_chart. Without the bonus, both rank second.
+// parameters); "kick off a fresh CI build on feature/login" is circleci's
+// run_pipeline, not rerun_workflow. Without the bonus, both rank second.
+// ("kubernetes describe deployment", kubectl_describe, was the second case
+// until the vocabulary found it without the bonus.)
 func TestSearchNear(t *testing.T) {
 	entries, _ := loadSearchCatalogs(t, searchCatalogDir)
 	cases := map[string]string{
-		"notion create page":             "notion.API-post-page",
-		"kubernetes describe deployment": "kubernetes.kubectl_describe",
+		"notion create page":                         "notion.API-post-page",
+		"kick off a fresh CI build on feature/login": "circleci.run_pipeline",
 	}
 	for _, near := range []float64{defaultSearchParams.near, 0} {
 		p := defaultSearchParams
