@@ -30,15 +30,16 @@ import (
 // with the tuning catalogs. Nothing that builds the ranker reads it
 // (TestSearchBlindSplitIsNoTuningInput), and its numbers are reported, not
 // held to a floor: tuning on its misses would make it a second tuning set.
-// testdata/search/blind2 to blind13 are more blind splits over the same
+// testdata/search/blind2 to blind15 are more blind splits over the same
 // catalogs, each written by someone who had seen neither the ranker nor the
 // other queries: the second after the first one's misses had been studied,
 // the fourth after the second's and third's had been read, the fifth after
 // the fourth's had been printed once, by mistake, the sixth and seventh
 // after changes chosen on the tuning set and the first four splits, the
 // eighth and ninth after three more, the tenth and eleventh after the
-// next, and the twelfth and thirteenth after the fifth to seventh splits'
-// misses had been read and used.
+// next, the twelfth and thirteenth after the fifth to seventh splits'
+// misses had been read and used, and the fourteenth and fifteenth after the
+// eighth to eleventh's.
 //
 // Run with -update to rewrite testdata/search/results.txt and the blind
 // splits' results.txt.
@@ -63,9 +64,10 @@ const (
 // second reading was of, the eighth and ninth after three more changes
 // (when the fifth to seventh splits' totals had been read), the tenth and
 // eleventh after the eighth and ninth had been run and a vocabulary batch
-// had been written from the first four splits' misses, and the twelfth and
+// had been written from the first four splits' misses, the twelfth and
 // thirteenth after the fifth to seventh splits' misses had been read and
-// used too.
+// used too, and the fourteenth and fifteenth after the eighth to
+// eleventh's.
 var blindSplits = []string{
 	blindDir,
 	"../../testdata/search/blind2",
@@ -80,6 +82,8 @@ var blindSplits = []string{
 	"../../testdata/search/blind11",
 	"../../testdata/search/blind12",
 	"../../testdata/search/blind13",
+	"../../testdata/search/blind14",
+	"../../testdata/search/blind15",
 }
 
 func init() {
@@ -378,6 +382,8 @@ func TestSearchQualityBlind10(t *testing.T) { testBlindSplitN(t, 10, "tenth blin
 func TestSearchQualityBlind11(t *testing.T) { testBlindSplitN(t, 11, "eleventh blind split") }
 func TestSearchQualityBlind12(t *testing.T) { testBlindSplitN(t, 12, "twelfth blind split") }
 func TestSearchQualityBlind13(t *testing.T) { testBlindSplitN(t, 13, "thirteenth blind split") }
+func TestSearchQualityBlind14(t *testing.T) { testBlindSplitN(t, 14, "fourteenth blind split") }
+func TestSearchQualityBlind15(t *testing.T) { testBlindSplitN(t, 15, "fifteenth blind split") }
 
 // testBlindSplitN checks and reports the nth of blindSplits (named what),
 // apart from the splits written before it.
