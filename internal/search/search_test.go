@@ -1007,7 +1007,7 @@ func TestSearchIdiomsFile(t *testing.T) {
 // catalogs, "notion create page" is notion's post-page ("Create a page"),
 // not create-a-comment ("Create comment", whose page is only in its
 // parameters); "kick off a fresh CI build on feature/login" is circleci's
-// run_pipeline, not rerun_workflow. Without the bonus, both rank second.
+// run_pipeline, not rerun_workflow. Without the bonus, neither ranks first.
 // ("kubernetes describe deployment", kubectl_describe, was the second case
 // until the vocabulary found it without the bonus.)
 func TestSearchNear(t *testing.T) {
