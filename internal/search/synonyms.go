@@ -39,7 +39,7 @@ type searchVocab struct {
 	slotted map[string][]searchIdiom   // phrases with a slot by first word (lower case), in file order
 	// modified are the whole phrases whose last word follows a determiner
 	// (modifiedPhraseAt), by first word, the longest first.
-	modified map[string][]searchIdiom
+	modified map[string][]searchModified
 
 	// idiomIndex is the idioms read for the tools they name and the
 	// queries that hold their words (readIdioms), on first use.
@@ -50,6 +50,13 @@ type searchVocab struct {
 // to. A phrase may hold one slot, "*", between two words ("bring * back"):
 // then head and tail are the words before and after it.
 type searchIdiom struct{ from, to, head, tail string }
+
+// searchModified is a whole phrase whose last word follows a determiner,
+// split into its words before the last (head) and its last word.
+type searchModified struct {
+	idiom      searchIdiom
+	head, last string
+}
 
 // searchSlotWords is how many words a slot of an idiom may hold.
 const searchSlotWords = 4
@@ -73,14 +80,17 @@ func newSearchVocab(table, idioms string) *searchVocab {
 			v.byFirst[first] = append(v.byFirst[first], p)
 		}
 	}
-	v.modified = map[string][]searchIdiom{}
+	v.modified = map[string][]searchModified{}
 	for first, ps := range v.byFirst {
 		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
 		for _, p := range ps {
-			if head, _, ok := searchSplitLast(p.from); ok {
-				if det := head[strings.LastIndexByte(head, ' ')+1:]; det != head && searchDeterminers[strings.ToLower(det)] {
-					v.modified[first] = append(v.modified[first], p)
-				}
+			sp := strings.LastIndexByte(p.from, ' ')
+			if sp < 0 {
+				continue
+			}
+			head := p.from[:sp]
+			if det := head[strings.LastIndexByte(head, ' ')+1:]; det != head && searchDeterminers[strings.ToLower(det)] {
+				v.modified[first] = append(v.modified[first], searchModified{idiom: p, head: head, last: p.from[sp+1:]})
 			}
 		}
 	}
@@ -305,7 +315,7 @@ var searchQuote = regexp.MustCompile(`(^|[\s(])['"“‘]([^'"”’\n]{1,120})[
 // searchFileValue is a file's name with its extension: the name (group 1)
 // is a value the tool is given ("invoice" in "invoice.pdf"), the extension
 // says what kind of file it is.
-var searchFileValue = regexp.MustCompile(`(?i)(?:^|[\s(/])([\w~./-]*\w)\.(?:txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`)
+var searchFileValue = regexp.MustCompile(`(?i)(?:^|[\s(/])([\w~./-]*\w)\.(?:` + searchFileEndings + `)\b`)
 
 // searchQuotedStems returns the stems of q's words that it says only in
 // quoted text: between quotes (searchQuote), after the colon of a short
@@ -445,9 +455,8 @@ func (v *searchVocab) rewritePhrases(q string) string {
 // aside our changes", was tried too: it lost more first places than it
 // gained.)
 func (v *searchVocab) modifiedPhraseAt(q string, i int, first string) (searchIdiom, string, int, bool) {
-	for _, p := range v.modified[first] {
-		head, last, _ := searchSplitLast(p.from)
-		j, ok := searchWordsAt(q, i, head)
+	for _, m := range v.modified[first] {
+		j, ok := searchWordsAt(q, i, m.head)
 		if !ok || j >= len(q) || q[j] != ' ' {
 			continue
 		}
@@ -458,21 +467,11 @@ func (v *searchVocab) modifiedPhraseAt(q string, i int, first string) (searchIdi
 		if k == j+1 || k >= len(q) || q[k] != ' ' {
 			continue
 		}
-		if e, ok := searchWordsAt(q, k+1, last); ok {
-			return p, q[j+1 : k], e, true
+		if e, ok := searchWordsAt(q, k+1, m.last); ok {
+			return m.idiom, q[j+1 : k], e, true
 		}
 	}
 	return searchIdiom{}, "", 0, false
-}
-
-// searchSplitLast splits a phrase into its words before the last and its
-// last word.
-func searchSplitLast(phrase string) (head, last string, ok bool) {
-	sp := strings.LastIndexByte(phrase, ' ')
-	if sp < 0 {
-		return "", "", false
-	}
-	return phrase[:sp], phrase[sp+1:], true
 }
 
 // searchSlotBetter reports whether the phrase with a slot p, which matches
@@ -750,7 +749,11 @@ var searchUnitForms = map[string]string{
 
 // searchFileName is a file's name ("todo.txt"): a query that names one is
 // about a file, and one that names two or more about several at once.
-var searchFileName = regexp.MustCompile(`(?i)\b[\w-]+\.(txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz)\b`)
+var searchFileName = regexp.MustCompile(`(?i)\b[\w-]+\.(` + searchFileEndings + `)\b`)
+
+// searchFileEndings are the extensions that make a word a file's name
+// (searchFileName, searchFileValue).
+const searchFileEndings = `txt|md|json|ya?ml|csv|tsv|log|toml|ini|conf|cfg|env|xml|html?|css|ts|tsx|jsx|py|go|rs|java|rb|php|sh|sql|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|mp3|mp4|wav|zip|tar|gz`
 
 // searchCron is a cron expression ("0 3 * * 1", "*/5 * * * *"): five
 // fields, with two stars in a row or a step (searchCronStars), which
