@@ -87,17 +87,22 @@ type searchParams struct {
 	// A word of a time the query gives as a value ("deals closing this
 	// month", "a call tomorrow"; searchTimed): not what the tool is about.
 	when float64
+
+	// A number written inside a value ("2026-11-30", "dpl_7Gh2", "v1.2.3";
+	// searchValueDigitStems): weighed this much, and never read as
+	// "number".
+	valueDigit float64
 }
 
 var defaultSearchParams = searchParams{
-	lexSynonym: 0.35,
+	lexSynonym: 0.26,
 	lexGloss:   0.15,
 	lexMax:     36,
 
-	expand:      0.8,
+	expand:      0.6,
 	expandGloss: 0.9,
 	expandName:  2.5,
-	expandDesc:  0.5,
+	expandDesc:  0.35,
 	expandParam: 0.25,
 	expandMax:   24,
 
@@ -135,6 +140,8 @@ var defaultSearchParams = searchParams{
 	nearWindow: 2,
 
 	when: 0.5,
+
+	valueDigit: 0.2,
 }
 
 // expansion fields of a tool
@@ -427,10 +434,12 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 	if len(all) > 4*searchMaxQueryWords {
 		all = all[:4*searchMaxQueryWords]
 	}
-	// Numbers about: arithmetic senses count ("plus", "times").
+	// Numbers about: arithmetic senses count ("plus", "times"). Not the
+	// numbers of a value ("2026-11-30").
+	valueDigits := searchValueDigitStems(query)
 	math := false
 	for _, t := range all {
-		math = math || lx.numeral(t.surface)
+		math = math || (lx.numeral(t.surface) && !valueDigits[t.stem])
 	}
 	// Multi-word expressions, the longest first, none inside another.
 	partOf := make([]bool, len(all))  // a word of a phrasal verb
@@ -522,7 +531,9 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		// fragment of a value or an abbreviation; its dictionary senses
 		// (thymine, francium, a printer's em) are not what it means here.
 		// The table's entries for it (above) stay, as do a numeral's.
-		if inLexicon && (len(t.surface) > 2 || lx.numeral(t.surface)) && !ix.serverStems[t.stem] {
+		// Nor are a number's when it is a piece of a value ("2026-11-30"
+		// is no eleven, no dozen).
+		if inLexicon && (len(t.surface) > 2 || lx.numeral(t.surface)) && !ix.serverStems[t.stem] && !valueDigits[t.stem] {
 			f := senseFilter{math: math, parts: searchPartHint(all, i)}
 			g = append(g, ix.lexTerms(lx.related(li, f), math)...)
 		}
@@ -530,7 +541,11 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		// minutes", "the last 50 messages") is a value the tool is given,
 		// not a number to compute with.
 		// Nor is one that says when: an hour or a year.
-		if lx.numeral(t.surface) && !searchCounts(lx, all, i) && !searchWhen(all, i) {
+		// Nor is one inside a value: a date, an ID, a version.
+		if valueDigits[t.stem] {
+			scale *= p.valueDigit
+		}
+		if lx.numeral(t.surface) && !valueDigits[t.stem] && !searchCounts(lx, all, i) && !searchWhen(all, i) {
 			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})
 		}
 		if partOf[i] {

@@ -512,3 +512,45 @@ func TestSearchNamesAreNoTypos(t *testing.T) {
 	// The hour a sync is at is no number to add.
 	expectSearchTop(t, ix, entries, "a sync at 10", "tz.convert_time")
 }
+
+// TestSearchValueDigits checks that the numbers written inside a value (a
+// date, an ID, a version, an address) are read as parts of it, not as
+// numbers: they weigh little, take no "number", and turn no word to its
+// arithmetic sense; amounts and percentages stay numbers, as does a number
+// the query also writes outside a value.
+func TestSearchValueDigits(t *testing.T) {
+	for q, want := range map[string]string{
+		"open my journal entries for 2026-11-30 from the vault": "11 2026 30",
+		"stop the build dpl_7Gh2, wrong branch":                 "2 7",
+		"is 1.2.3 newer than 1.10.0":                            "0 1 10 2 3",
+		"mail ana42@example.com about 42 invoices":              "",
+		"what is 17.5% of 2340":                                 "",
+		"refund $40 to the customer":                            "",
+		"add 17 and 25":                                         "",
+	} {
+		var got []string
+		for st := range searchValueDigitStems(q) {
+			got = append(got, st)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: value digits %q, want %q", q, got, want)
+		}
+	}
+	entries := []ToolEntry{
+		{Server: "notes", Tool: "read_notes", Description: "Read several notes of the vault at once"},
+		{Server: "calc", Tool: "number_base", Description: "Convert a number between bases: binary, octal, decimal, hex"},
+		{Server: "calc", Tool: "random", Description: "A random number between two numbers"},
+	}
+	ix := newIndex(entries, defaultSearchParams, theSearchVocab())
+	groups, _ := ix.expand("read the notes 2026-11-30 and 2026-12-01")
+	for _, g := range groups {
+		if searchWeightIn(g, searchStem("number")) > 0 || searchWeightIn(g, searchStem("eleven")) > 0 {
+			t.Errorf("the pieces of a date are looked up as numbers: %v", g)
+		}
+	}
+	top := searchTopNames(entries, ix.Search("open the notes 2026-11-30 and 2026-12-01 of my vault", 1), 1)
+	if top[0] != "notes.read_notes" {
+		t.Errorf("%q first, want notes.read_notes", top[0])
+	}
+}

@@ -1006,15 +1006,16 @@ func TestSearchIdiomsFile(t *testing.T) {
 // them close together than in one that says both, apart. Over the tuning
 // catalogs, "notion create page" is notion's post-page ("Create a page"),
 // not create-a-comment ("Create comment", whose page is only in its
-// parameters); "kick off a fresh CI build on feature/login" is circleci's
-// run_pipeline, not rerun_workflow. Without the bonus, neither ranks first.
-// ("kubernetes describe deployment", kubectl_describe, was the second case
-// until the vocabulary found it without the bonus.)
+// parameters); "who is in the workspace" is slack's get_users ("all users
+// in the workspace"), not supabase's list_organizations. Without the bonus,
+// neither ranks first. (The second case was "kubernetes describe
+// deployment", then "kick off a fresh CI build on feature/login", until
+// other changes found them without the bonus, or not with it.)
 func TestSearchNear(t *testing.T) {
 	entries, _ := loadSearchCatalogs(t, searchCatalogDir)
 	cases := map[string]string{
-		"notion create page":                         "notion.API-post-page",
-		"kick off a fresh CI build on feature/login": "circleci.run_pipeline",
+		"notion create page":      "notion.API-post-page",
+		"who is in the workspace": "slack.slack_get_users",
 	}
 	for _, near := range []float64{defaultSearchParams.near, 0} {
 		p := defaultSearchParams

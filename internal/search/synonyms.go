@@ -333,22 +333,32 @@ func searchQuotedStems(q string) map[string]bool {
 	for _, m := range searchFileValue.FindAllStringSubmatchIndex(q, -1) {
 		spans = append(spans, [2]int{m[2], m[3]})
 	}
-	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
+	return searchStemsOnlyIn(q, spans, false)
+}
+
+// searchStemsOnlyIn returns the stems of q's words that q says inside the
+// byte spans and nowhere else (only those written in digits when
+// digits). Overlapping spans count as one.
+func searchStemsOnlyIn(q string, spans [][2]int, digits bool) map[string]bool {
 	if len(spans) == 0 {
 		return nil
 	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
 	inside := map[string]bool{}
 	outside := map[string]bool{}
 	last := 0
 	for _, sp := range spans {
-		if sp[0] < last {
+		if sp[1] <= last {
 			continue
 		}
+		sp[0] = max(sp[0], last)
 		for _, t := range searchTokenize(q[last:sp[0]], false) {
 			outside[t.stem] = true
 		}
 		for _, t := range searchTokenize(q[sp[0]:sp[1]], false) {
-			inside[t.stem] = true
+			if !digits || searchDigits(t.surface) {
+				inside[t.stem] = true
+			}
 		}
 		last = sp[1]
 	}
@@ -359,6 +369,35 @@ func searchQuotedStems(q string) map[string]bool {
 		delete(inside, st)
 	}
 	return inside
+}
+
+// searchValueDigitStems returns the stems of the numbers q writes only
+// inside a value of a kind searchLiterals or searchEmailAddress knows (a
+// date, a time, a version, an address, an ID, a path, a link): the pieces of
+// "2026-11-30" or "dpl_7Gh2" are not numbers to compute with, nor words the
+// tool is about. Amounts and percentages are left out: arithmetic is done
+// on them.
+func searchValueDigitStems(q string) map[string]bool {
+	if !strings.ContainsAny(q, "0123456789") {
+		return nil
+	}
+	var spans [][2]int
+	lower := strings.ToLower(q)
+	for _, l := range searchLiterals {
+		if l.words == "amount price currency" || l.words == "percent percentage" {
+			continue
+		}
+		if hint := searchLiteralHints[l.words]; hint != "" && !strings.Contains(q, hint) && !strings.Contains(lower, hint) {
+			continue
+		}
+		for _, m := range l.re.FindAllStringIndex(q, -1) {
+			spans = append(spans, [2]int{m[0], m[1]})
+		}
+	}
+	for _, m := range searchEmailAddress.FindAllStringIndex(q, -1) {
+		spans = append(spans, [2]int{m[0], m[1]})
+	}
+	return searchStemsOnlyIn(q, spans, true)
 }
 
 // searchApostrophes writes typographic apostrophes as the idioms do, so that
