@@ -36,7 +36,8 @@ func TestAblateSearchVocab(t *testing.T) {
 	entries, _ := loadSearchCatalogs(t, searchCatalogDir)
 	queries := loadSearchQueries(t, searchQueryFile)
 	full := newSearchVocab(searchDomainTable, searchIdioms)
-	base := fitObjectiveWith(entries, queries, defaultSearchParams, full)
+	sets := []fitSet{{entries: entries, queries: queries, kinds: searchKinds, tuning: true}}
+	base := fitObjectiveWith(sets, defaultSearchParams, full)
 	t.Logf("all lines: objective %.4f (MRR %.3f, recall@5 %.3f, base recall@5 %.3f)", base.obj, base.mrr, base.r5, base.baseR5)
 
 	// What the tuning queries reach: their words (after the idioms, as
@@ -97,7 +98,7 @@ func TestAblateSearchVocab(t *testing.T) {
 			}
 			n++
 			without := strings.Join(lines[:i], "\n") + "\n\n" + strings.Join(lines[i+1:], "\n")
-			r := fitObjectiveWith(entries, queries, defaultSearchParams, build(without))
+			r := fitObjectiveWith(sets, defaultSearchParams, build(without))
 			if r.obj > base.obj+1e-9 && r.baseR5 >= base.baseR5 {
 				gains = append(gains, result{fmt.Sprintf("%s:%d", file, i+1), line, r.obj - base.obj, r})
 			}
