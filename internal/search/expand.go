@@ -92,6 +92,12 @@ type searchParams struct {
 	// searchValueDigitStems): weighed this much, and never read as
 	// "number".
 	valueDigit float64
+
+	// A word of a link's scheme or host ("https", "blog", "example" and
+	// "com" in https://blog.example.com/post-42), unless it names a server
+	// of the index: weighed this much. It is where the page is, not what
+	// is to be done with it.
+	linkHost float64
 }
 
 var defaultSearchParams = searchParams{
@@ -142,6 +148,7 @@ var defaultSearchParams = searchParams{
 	when: 0.5,
 
 	valueDigit: 0.2,
+	linkHost:   0.2,
 }
 
 // expansion fields of a tool
@@ -486,6 +493,12 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 	}
 
 	timed := searchTimed(all)
+	hostWords := searchLinkHostStems(query)
+	for st := range hostWords {
+		if ix.serverStems[st] {
+			delete(hostWords, st)
+		}
+	}
 	names := searchNames(query)
 	var groups [][]termExpansion
 	seen := map[string]bool{}
@@ -544,6 +557,9 @@ func (ix *Index) queryGroups(query string, quoted map[string]bool) ([][]termExpa
 		// Nor is one inside a value: a date, an ID, a version.
 		if valueDigits[t.stem] {
 			scale *= p.valueDigit
+		}
+		if hostWords[t.stem] {
+			scale *= p.linkHost
 		}
 		if lx.numeral(t.surface) && !valueDigits[t.stem] && !searchCounts(lx, all, i) && !searchWhen(all, i) {
 			g = append(g, termExpansion{stem: searchStem("number"), weight: p.number, loose: true})

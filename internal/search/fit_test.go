@@ -156,7 +156,7 @@ func fitSearchParams(t *testing.T, sets, held []fitSet) searchParams {
 			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "attributive": &p.attributive, "number": &p.number,
 			"numeralSelf": &p.numeralSelf, "common": &p.common, "commonFrom": &p.commonFrom,
 			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place, "ask": &p.ask, "tell": &p.tell, "negated": &p.negated, "singular": &p.singular,
-			"quoted": &p.quoted, "verb": &p.verb, "when": &p.when, "valueDigit": &p.valueDigit,
+			"quoted": &p.quoted, "verb": &p.verb, "when": &p.when, "valueDigit": &p.valueDigit, "linkHost": &p.linkHost,
 			"idiom": &p.idiom, "idiomShare": &p.idiomShare, "idiomLoose": &p.idiomLoose, "near": &p.near,
 		}
 	}
@@ -165,7 +165,7 @@ func fitSearchParams(t *testing.T, sets, held []fitSet) searchParams {
 	}
 	names := []string{"lexSynonym", "lexGloss", "expand", "expandGloss", "expandName", "expandDesc",
 		"expandParam", "lexTable", "phrasePart", "attributive", "number", "numeralSelf", "common", "commonFrom",
-		"plural", "role", "list", "place", "ask", "tell", "negated", "quoted", "verb", "when", "valueDigit",
+		"plural", "role", "list", "place", "ask", "tell", "negated", "quoted", "verb", "when", "valueDigit", "linkHost",
 		"idiom", "idiomShare", "idiomLoose", "near", "singular", "lexMax", "expandMax"}
 	factors := []float64{0.5, 0.75, 1.33, 2}
 	for round := 1; round <= 3; round++ {

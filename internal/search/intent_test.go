@@ -554,3 +554,47 @@ func TestSearchValueDigits(t *testing.T) {
 		t.Errorf("%q first, want notes.read_notes", top[0])
 	}
 }
+
+// TestSearchLinkHost checks that the words of a link's scheme and host are
+// where a page is, not what is asked for: "example" in
+// https://news.example.com/story-7 draws no template tool, while the link's
+// path and a host that names a server still count.
+func TestSearchLinkHost(t *testing.T) {
+	for q, want := range map[string]string{
+		"read https://blog.example.com/post-42 as text":        "blog com exampl https",
+		"open www.example.org/docs please":                     "exampl org www",
+		"what changed in https://github.com/acme/api/pull/431": "com github https",
+		"no link here": "",
+	} {
+		var got []string
+		for st := range searchLinkHostStems(q) {
+			got = append(got, st)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: link host stems %q, want %q", q, got, want)
+		}
+	}
+	// Over the tuning and first blind catalogs, "example" would read as a
+	// template (resend's get-template second) without this; the fetching
+	// tools stay first.
+	entries, _ := loadSearchCatalogs(t, searchCatalogDir, blindCatalogDir)
+	const q = "give me the clean text of https://news.example.com/story-7"
+	for _, host := range []float64{defaultSearchParams.linkHost, 1} {
+		p := defaultSearchParams
+		p.linkHost = host
+		top := searchTopNames(entries, newIndex(entries, p, theSearchVocab()).Search(q, 5), 5)
+		if got := slices.Contains(top, "resend.get-template"); got != (host == 1) {
+			t.Errorf("linkHost=%v: %q ranks %v; resend.get-template among them: %v, want %v", host, q, top, got, host == 1)
+		}
+		if !slices.Contains(top, "exa.web_fetch_exa") {
+			t.Errorf("linkHost=%v: %q ranks %v, without exa.web_fetch_exa", host, q, top)
+		}
+	}
+	groups, _ := NewIndex(entries).expand("which files does https://github.com/acme/api/pull/431 change")
+	for _, g := range groups {
+		if st := g[0].stem; (st == "github" || st == "pull") && g[0].weight < 1 {
+			t.Errorf("%q weighs %v in a link, want 1: it names a server, or is the link's path", st, g[0].weight)
+		}
+	}
+}

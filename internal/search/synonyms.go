@@ -400,6 +400,20 @@ func searchValueDigitStems(q string) map[string]bool {
 	return searchStemsOnlyIn(q, spans, true)
 }
 
+// searchLinkHost is a link's scheme and host name (group 1 the host).
+var searchLinkHost = regexp.MustCompile(`(?i)\b(?:https?://|www\.)([\w.-]*)`)
+
+// searchLinkHostStems returns the stems of the words q writes only in a
+// link's scheme or host name: "https", "blog", "example" and "com" in
+// https://blog.example.com/post-42, not "post".
+func searchLinkHostStems(q string) map[string]bool {
+	var spans [][2]int
+	for _, m := range searchLinkHost.FindAllStringSubmatchIndex(q, -1) {
+		spans = append(spans, [2]int{m[0], m[3]})
+	}
+	return searchStemsOnlyIn(q, spans, false)
+}
+
 // searchApostrophes writes typographic apostrophes as the idioms do, so that
 // "can’t log in" is "can't log in". The tokenizer reads both alike.
 var searchApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
