@@ -26,6 +26,11 @@ type searchParams struct {
 	expandDesc  float64 // ... of its description
 	expandParam float64 // ... of its parameters' names
 	expandMax   int     // most related words taken per tool word
+	// The hand-written table's words for the tool's server's name
+	// ("obsidian": vault, note, markdown) count this much times their
+	// weight: the name says what the server's tools are about when their
+	// text does not ("the vault" is obsidian's).
+	expandServer float64
 
 	lexTable float64 // scales the hand-written table's words for a related word from the lexicon
 
@@ -111,6 +116,8 @@ var defaultSearchParams = searchParams{
 	expandDesc:  0.35,
 	expandParam: 0.25,
 	expandMax:   24,
+
+	expandServer: 2,
 
 	lexTable: 2,
 
@@ -254,8 +261,8 @@ func (x *expander) related(w string, stems map[string]string) []xTerm {
 // addTool adds tool doc's expansion fields: the related words of the words
 // of its name, description and parameter names (fields), and of the
 // multi-word expressions of its name and description (texts: their words,
-// stop words kept).
-func (x *expander) addTool(doc int32, fields [numToolFields][]searchToken, texts [2][]string, stems map[string]string) {
+// stop words kept), and server: the table's words for its server's name.
+func (x *expander) addTool(doc int32, fields [numToolFields][]searchToken, texts [2][]string, stems map[string]string, server []termExpansion) {
 	clear(x.src)
 	clear(x.own)
 	for _, f := range []struct {
@@ -297,6 +304,17 @@ func (x *expander) addTool(doc int32, fields [numToolFields][]searchToken, texts
 			}
 			a[r.field] += float32(sw) * r.weight
 		}
+	}
+	for _, e := range server {
+		if x.own[e.stem] {
+			continue
+		}
+		id := x.id(e.stem)
+		a := &x.acc[id]
+		if a[xfieldRelated] == 0 && a[xfieldGloss] == 0 {
+			x.touched = append(x.touched, id)
+		}
+		a[xfieldRelated] += float32(x.p.expandServer * e.weight)
 	}
 	var total float64
 	for _, id := range x.touched {

@@ -152,7 +152,7 @@ func fitSearchParams(t *testing.T, sets, held []fitSet) searchParams {
 		return map[string]*float64{
 			"lexSynonym": &p.lexSynonym, "lexGloss": &p.lexGloss,
 			"expand": &p.expand, "expandGloss": &p.expandGloss, "expandName": &p.expandName,
-			"expandDesc": &p.expandDesc, "expandParam": &p.expandParam,
+			"expandDesc": &p.expandDesc, "expandParam": &p.expandParam, "expandServer": &p.expandServer,
 			"lexTable": &p.lexTable, "phrasePart": &p.phrasePart, "attributive": &p.attributive, "number": &p.number,
 			"numeralSelf": &p.numeralSelf, "common": &p.common, "commonFrom": &p.commonFrom,
 			"plural": &p.plural, "role": &p.role, "list": &p.list, "place": &p.place, "ask": &p.ask, "tell": &p.tell, "negated": &p.negated, "singular": &p.singular,
@@ -164,7 +164,7 @@ func fitSearchParams(t *testing.T, sets, held []fitSet) searchParams {
 		return map[string]*int{"lexMax": &p.lexMax, "expandMax": &p.expandMax}
 	}
 	names := []string{"lexSynonym", "lexGloss", "expand", "expandGloss", "expandName", "expandDesc",
-		"expandParam", "lexTable", "phrasePart", "attributive", "number", "numeralSelf", "common", "commonFrom",
+		"expandParam", "expandServer", "lexTable", "phrasePart", "attributive", "number", "numeralSelf", "common", "commonFrom",
 		"plural", "role", "list", "place", "ask", "tell", "negated", "quoted", "verb", "when", "valueDigit", "linkHost",
 		"idiom", "idiomShare", "idiomLoose", "near", "singular", "lexMax", "expandMax"}
 	factors := []float64{0.5, 0.75, 1.33, 2}

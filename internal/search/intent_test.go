@@ -598,3 +598,22 @@ func TestSearchLinkHost(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchServerNameExpands checks that a tool holds the hand-written
+// table's words for its server's name: obsidian's tools say nothing of a
+// vault, but the table says an obsidian is one, so over the tuning and first
+// blind catalogs "open ... from my vault" finds its read_notes first, and
+// not in the first five without it.
+func TestSearchServerNameExpands(t *testing.T) {
+	entries, _ := loadSearchCatalogs(t, searchCatalogDir, blindCatalogDir)
+	const q = "open Inbox/2025-01-02.md and Ideas/books.md from my vault"
+	for _, xs := range []float64{defaultSearchParams.expandServer, 0} {
+		p := defaultSearchParams
+		p.expandServer = xs
+		top := searchTopNames(entries, newIndex(entries, p, theSearchVocab()).Search(q, 5), 5)
+		first := len(top) > 0 && top[0] == "obsidian.read_notes"
+		if xs > 0 && !first || xs == 0 && slices.Contains(top, "obsidian.read_notes") {
+			t.Errorf("expandServer=%v: %q ranks %v", xs, q, top)
+		}
+	}
+}

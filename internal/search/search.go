@@ -231,6 +231,7 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 	aboutServer := map[string][]searchToken{}
 	xp := newExpander(params)
 	serverIdx := map[string]int32{}
+	var serverX [][]termExpansion
 	nameStems := make([][]string, len(entries))
 	nameWords := make([][]string, len(entries))
 	descTo := make([]map[string]bool, len(entries))
@@ -251,6 +252,15 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 				}
 			}
 			ix.servers = append(ix.servers, s)
+			// The table's words for the server's name, for its tools'
+			// expansion fields.
+			var sx []termExpansion
+			if params.expandServer > 0 {
+				for _, t := range tokenizeCached(e.Server, stems) {
+					sx = append(sx, vocab.synonymStems(t.surface, t.stem)...)
+				}
+			}
+			serverX = append(serverX, sx)
 		}
 		d.server, d.tool = si, e.Tool
 		d.compactTool = compactIdent(e.Tool)
@@ -318,7 +328,7 @@ func newIndex(entries []ToolEntry, params searchParams, vocab *searchVocab) *Ind
 		for st, c := range tf {
 			raw[st] = append(raw[st], rawPosting{doc: int32(i), tf: *c})
 		}
-		xp.addTool(int32(i), fields, [2][]string{nameAll, descAll}, stems)
+		xp.addTool(int32(i), fields, [2][]string{nameAll, descAll}, stems, serverX[si])
 	}
 	xp.index(ix)
 	if params.idiom > 0 {
