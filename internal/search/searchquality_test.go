@@ -66,8 +66,9 @@ const (
 // eleventh after the eighth and ninth had been run and a vocabulary batch
 // had been written from the first four splits' misses, the twelfth and
 // thirteenth after the fifth to seventh splits' misses had been read and
-// used too, and the fourteenth and fifteenth after the eighth to
-// eleventh's.
+// used too, the fourteenth and fifteenth after the eighth to eleventh's,
+// and the sixteenth and seventeenth at the start of the next round of work,
+// to judge its end.
 var blindSplits = []string{
 	blindDir,
 	"../../testdata/search/blind2",
@@ -84,6 +85,8 @@ var blindSplits = []string{
 	"../../testdata/search/blind13",
 	"../../testdata/search/blind14",
 	"../../testdata/search/blind15",
+	"../../testdata/search/blind16",
+	"../../testdata/search/blind17",
 }
 
 func init() {
@@ -384,6 +387,8 @@ func TestSearchQualityBlind12(t *testing.T) { testBlindSplitN(t, 12, "twelfth bl
 func TestSearchQualityBlind13(t *testing.T) { testBlindSplitN(t, 13, "thirteenth blind split") }
 func TestSearchQualityBlind14(t *testing.T) { testBlindSplitN(t, 14, "fourteenth blind split") }
 func TestSearchQualityBlind15(t *testing.T) { testBlindSplitN(t, 15, "fifteenth blind split") }
+func TestSearchQualityBlind16(t *testing.T) { testBlindSplitN(t, 16, "sixteenth blind split") }
+func TestSearchQualityBlind17(t *testing.T) { testBlindSplitN(t, 17, "seventeenth blind split") }
 
 // testBlindSplitN checks and reports the nth of blindSplits (named what),
 // apart from the splits written before it.
