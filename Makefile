@@ -117,10 +117,11 @@ demo: image testdata
 	@bash configs/demo.sh
 
 # Performance against the targets: the tool-search quality (recall, MRR) on
-# the tuning set and on the fifteen blind splits (testdata/search/blind to
-# blind15; the first eleven have been read and used, the last four are
-# what nothing is tuned on; every split's totals are shown, its misses only
-# written to its results.txt), then run latency,
+# the tuning set and on the seventeen blind splits (testdata/search/blind to
+# blind17; the first thirteen have been read and used, the fourteenth and
+# fifteenth's misses never read, the last two read only after their one run;
+# every split's totals are shown, its misses only written to its
+# results.txt), then run latency,
 # per-call overhead, concurrency, context size and memory of serve, side by
 # side (also written to testdata/bench/results.md).
 bench: image testdata build

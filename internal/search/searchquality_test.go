@@ -30,7 +30,7 @@ import (
 // with the tuning catalogs. Nothing that builds the ranker reads it
 // (TestSearchBlindSplitIsNoTuningInput), and its numbers are reported, not
 // held to a floor: tuning on its misses would make it a second tuning set.
-// testdata/search/blind2 to blind15 are more blind splits over the same
+// testdata/search/blind2 to blind17 are more blind splits over the same
 // catalogs, each written by someone who had seen neither the ranker nor the
 // other queries: the second after the first one's misses had been studied,
 // the fourth after the second's and third's had been read, the fifth after
@@ -38,8 +38,10 @@ import (
 // after changes chosen on the tuning set and the first four splits, the
 // eighth and ninth after three more, the tenth and eleventh after the
 // next, the twelfth and thirteenth after the fifth to seventh splits'
-// misses had been read and used, and the fourteenth and fifteenth after the
-// eighth to eleventh's.
+// misses had been read and used, the fourteenth and fifteenth after the
+// eighth to eleventh's, and the sixteenth and seventeenth at the start of
+// the round of changes they judged the end of. Once a split's misses have
+// been read it is development data: its README says when.
 //
 // Run with -update to rewrite testdata/search/results.txt and the blind
 // splits' results.txt.
