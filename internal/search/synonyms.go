@@ -383,11 +383,9 @@ func searchValueDigitStems(q string) map[string]bool {
 	}
 	var spans [][2]int
 	lower := strings.ToLower(q)
-	for _, l := range searchLiterals {
-		if l.words == "amount price currency" || l.words == "percent percentage" {
-			continue
-		}
-		if hint := searchLiteralHints[l.words]; hint != "" && !strings.Contains(q, hint) && !strings.Contains(lower, hint) {
+	for i := range searchLiterals {
+		l := &searchLiterals[i]
+		if l.number || !l.mayHold(q, lower) {
 			continue
 		}
 		for _, m := range l.re.FindAllStringIndex(q, -1) {
@@ -681,62 +679,62 @@ func searchAnswerType(q string) string {
 // words also follow a "from", which the query's roles read
 // (parseIntent). Other values are more often what a tool is given than
 // what it converts.
-var searchLiterals = []struct {
-	re    *regexp.Regexp
-	words string
-}{
-	{regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), "media image"},
-	{regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), "port localhost"},
-	{regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), "file path"},
-	{regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), "url page website"},
-	{regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), "channel"},
-	{regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), searchCoordinateWords},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), "ip address"},
-	{regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), "subnet network range"},
-	{regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), "version"},
-	{regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), "date"},
-	{regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), "time"},
-	{regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), "amount price currency"},
-	{regexp.MustCompile(`\d(\.\d+)?\s?%`), "percent percentage"},
-	{regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), "card number"},
-	{regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), "phone number"},
-	{regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), "sql query database"},
-	{regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), "environment variable"},
-	{regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), "bucket object storage"},
-	{regexp.MustCompile(`\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b`), "issue"},
-	{regexp.MustCompile(`(?i)(^|[\s(])/?r/[a-z0-9]\w{1,20}\b`), "subreddit reddit"},
-	{regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), "container image"},
-	{regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), "terraform resource provider"},
-	{regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), "kubernetes resource"},
+var searchLiterals = []searchLiteral{
+	{re: regexp.MustCompile(`(?i)\b(png|jpe?g|gif|svg|webp|mp3|mp4|wav|mov)\b`), words: "media image"},
+	{re: regexp.MustCompile(`(?i)\blocalhost:\d{2,5}\b|(^|\s):\d{2,5}\b`), words: "port localhost"},
+	{re: regexp.MustCompile(`(?i)(^|\s)~?/[\w.-]+/[\w./-]*`), words: "file path"},
+	{re: regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)\b`), words: "url page website"},
+	{re: regexp.MustCompile(`(^|\s)#[a-z][\w-]*`), words: "channel"},
+	{re: regexp.MustCompile(`-?\b\d{1,3}\.\d{3,}\s*,\s*-?\d{1,3}\.\d{3,}\b`), words: searchCoordinateWords},
+	{re: regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`), words: "ip address"},
+	{re: regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}/\d{1,2}\b`), words: "subnet network range"},
+	{re: regexp.MustCompile(`(?i)(^|\s)v?\d+\.\d+\.\d+(-[0-9a-z.]+)?([\s,;:?!)]|$)`), words: "version"},
+	{re: regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?\b|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`), words: "date"},
+	{re: regexp.MustCompile(`(?i)\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b`), words: "time"},
+	{re: regexp.MustCompile(`(?i)[$€£¥]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|jpy|cad|aud|chf)\b`), words: "amount price currency", number: true},
+	{re: regexp.MustCompile(`\d(\.\d+)?\s?%`), words: "percent percentage", number: true},
+	{re: regexp.MustCompile(`\b\d{4}([ -]?\d{4}){3}\b`), words: "card number"},
+	{re: regexp.MustCompile(`(^|\s)\+\d[\d -]{7,}\d\b`), words: "phone number"},
+	{re: regexp.MustCompile(`\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\s+\w|(?i:\bselect\s+(\*|count\(|distinct\s|\w+\s*,\s*\w+)[^.?!]*\sfrom\s+\w)`), words: "sql query database"},
+	{re: regexp.MustCompile(`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b`), words: "environment variable"},
+	{re: regexp.MustCompile(`(?i)\b(s3|gs|az)://\S+`), words: "bucket object storage"},
+	{re: regexp.MustCompile(`\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b`), words: "issue", not: searchStandardNames},
+	{re: regexp.MustCompile(`(?i)(^|[\s(])/?r/[a-z0-9]\w{1,20}\b`), words: "subreddit reddit"},
+	{re: regexp.MustCompile(`(?i)\b[a-z][\w.-]*(/[\w.-]+)*:(latest|\d+\.\d+(\.\d+)?(-[a-z0-9]+)*|\d+-[a-z][a-z0-9]*|[\w.-]*(alpine|slim|bookworm|bullseye|jammy|noble)[\w.-]*)([\s,;?!)]|$)`), words: "container image"},
+	{re: regexp.MustCompile(`\b(aws|azurerm|azuread|google|kubernetes|helm|cloudflare|github|datadog|vault|consul|random|null|tls)(_[a-z0-9]+){1,6}\b`), words: "terraform resource provider"},
+	{re: regexp.MustCompile(`(?i)\b(deployment|deploy|pod|svc|service|statefulset|sts|daemonset|ds|cronjob|configmap|cm|secret|ns|namespace|node|ingress|pvc)/[a-z0-9][\w.-]*`), words: "kubernetes resource"},
 	// Well-known shapes of IDs: a Slack member's or channel's, a Vercel
 	// deployment's, a Stripe object's by its prefix, a YouTube video's link.
-	{regexp.MustCompile(`\b[UW]0[A-Z0-9]{4,10}\b`), "user member"},
-	{regexp.MustCompile(`\bC0[A-Z0-9]{4,10}\b`), "channel id"},
-	{regexp.MustCompile(`\bdpl_[A-Za-z0-9]+`), "deployment"},
-	{regexp.MustCompile(`\bcus_[A-Za-z0-9]+`), "customer"},
-	{regexp.MustCompile(`\b(pi|ch|py)_[A-Za-z0-9]+`), "payment charge"},
-	{regexp.MustCompile(`\bin_[A-Za-z0-9]{6,}`), "invoice"},
-	{regexp.MustCompile(`\bsub_[A-Za-z0-9]+`), "subscription"},
-	{regexp.MustCompile(`(?i)\b(youtu\.be/|youtube\.com/(watch|shorts/))`), "video"},
+	{re: regexp.MustCompile(`\b[UW]0[A-Z0-9]{4,10}\b`), words: "user member", hint: "0"},
+	{re: regexp.MustCompile(`\bC0[A-Z0-9]{4,10}\b`), words: "channel id", hint: "C0"},
+	{re: regexp.MustCompile(`\bdpl_[A-Za-z0-9]+`), words: "deployment", hint: "dpl_"},
+	{re: regexp.MustCompile(`\bcus_[A-Za-z0-9]+`), words: "customer", hint: "cus_"},
+	{re: regexp.MustCompile(`\b(pi|ch|py)_[A-Za-z0-9]+`), words: "payment charge", hint: "_"},
+	{re: regexp.MustCompile(`\bin_[A-Za-z0-9]{6,}`), words: "invoice", hint: "in_"},
+	{re: regexp.MustCompile(`\bsub_[A-Za-z0-9]+`), words: "subscription", hint: "sub_"},
+	{re: regexp.MustCompile(`(?i)\b(youtu\.be/|youtube\.com/(watch|shorts/))`), words: "video", hint: "youtu"},
 }
 
-// searchLiteralHints are, per kind of searchLiterals, a text that every
-// match holds (in its case or in lower case): a query without it is not
-// matched against the expression.
-var searchLiteralHints = map[string]string{
-	"user member":    "0",
-	"channel id":     "C0",
-	"deployment":     "dpl_",
-	"customer":       "cus_",
-	"payment charge": "_",
-	"invoice":        "in_",
-	"subscription":   "sub_",
-	"video":          "youtu",
+// searchLiteral is a kind of value a query may write (searchLiterals).
+type searchLiteral struct {
+	re    *regexp.Regexp
+	words string // the words of its kind, added to the query
+	// hint is a text every match holds (in its case or in lower case): a
+	// query without it is not matched against re. "" for none.
+	hint string
+	// not are the matches that are no value of the kind, by their part up
+	// to the first "-".
+	not map[string]bool
+	// number marks a value arithmetic is done on (an amount, a
+	// percentage): its numbers stay numbers (searchValueDigitStems).
+	number bool
 }
 
-// searchLiteralNot are, per kind of searchLiterals, the matches that are
-// no value of the kind, by their part up to the first "-".
-var searchLiteralNot = map[string]map[string]bool{"issue": searchStandardNames}
+// mayHold reports whether q, whose lower case is lower, may hold a match
+// of l: it holds l's hint, if l has one.
+func (l *searchLiteral) mayHold(q, lower string) bool {
+	return l.hint == "" || strings.Contains(q, l.hint) || strings.Contains(lower, l.hint)
+}
 
 // searchStandardNames are names written with a number after a hyphen
 // ("SHA-256", "UTF-8", "CVE-2024") that are not an issue's key ("PROJ-123").
@@ -837,17 +835,13 @@ func searchLiteralKinds(q string) string {
 	case 2:
 		add = append(add, "file multiple")
 	}
-	lower := ""
-	for _, l := range searchLiterals {
-		if hint := searchLiteralHints[l.words]; hint != "" {
-			if lower == "" {
-				lower = strings.ToLower(rest)
-			}
-			if !strings.Contains(rest, hint) && !strings.Contains(lower, hint) {
-				continue
-			}
+	lower := strings.ToLower(rest)
+	for i := range searchLiterals {
+		l := &searchLiterals[i]
+		if !l.mayHold(rest, lower) {
+			continue
 		}
-		if searchHasLiteral(l.re, searchLiteralNot[l.words], rest) {
+		if searchHasLiteral(l.re, l.not, rest) {
 			add = append(add, l.words)
 			if l.words == searchCoordinateWords {
 				add = append(add, "from "+l.words)
